@@ -1,0 +1,5 @@
+"""``python -m c4tui``: same as the ``c4tui`` command."""
+
+from .cli import main
+
+main()

@@ -1,0 +1,327 @@
+"""Connect Four positions: bitboards, moves, notations.
+
+A :class:`Position` is a small pure-Python object (the numba kernels take its two words,
+``current`` and ``mask``). It is the type the app, the CLI and the searches exchange.
+
+Notations:
+
+* digit strings, the perfect solvers' convention: ``"4453"`` (columns 1-7, first move first);
+* algebraic squares, MILTON's: ``"d1 d2 e1 c1"`` (column a-g, then the row 1-6 the disc
+  lands on).
+
+Illegal input raises :class:`IllegalMoveError` (a ``ValueError``) whose message says what
+and where, e.g. ``move 5 (d): column d is full``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from .geometry import (
+    BOARD,
+    BOTTOM,
+    COLUMN_NAMES,
+    H1,
+    HEIGHT,
+    SIZE,
+    WIDTH,
+    bottom_bit,
+    column_bits,
+    square_bit,
+    top_bit,
+)
+
+WHITE = 0  #: the first player
+BLACK = 1  #: the second player
+PLAYER_NAMES = ("White", "Black")
+
+
+class IllegalMoveError(ValueError):
+    """A move or a move sequence that cannot be played; the message says what and where."""
+
+
+def winning_squares(stones: int, mask: int) -> int:
+    """Empty squares (playable now or not) that would complete a four for ``stones``."""
+    p = stones
+    # vertical
+    r = (p << 1) & (p << 2) & (p << 3)
+    for shift in (H1, H1 - 1, H1 + 1):  # horizontal, diagonal /, diagonal \
+        t = (p << shift) & (p << 2 * shift)
+        r |= t & (p << 3 * shift)
+        r |= t & (p >> shift)
+        t = (p >> shift) & (p >> 2 * shift)
+        r |= t & (p << shift)
+        r |= t & (p >> 3 * shift)
+    return r & (BOARD ^ mask)
+
+
+def has_four(stones: int) -> bool:
+    """Whether ``stones`` contain four in a row."""
+    for shift in (1, H1, H1 - 1, H1 + 1):
+        m = stones & (stones >> shift)
+        if m & (m >> 2 * shift):
+            return True
+    return False
+
+
+def _four_squares(stones: int) -> list[tuple[int, int]]:
+    """Squares (col, row) of every four contained in ``stones``."""
+    found: set[tuple[int, int]] = set()
+    for c in range(WIDTH):
+        for r in range(HEIGHT):
+            for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
+                cells = [(c + k * dc, r + k * dr) for k in range(4)]
+                if all(0 <= cc < WIDTH and 0 <= rr < HEIGHT for cc, rr in cells) and all(
+                    stones & square_bit(cc, rr) for cc, rr in cells
+                ):
+                    found.update(cells)
+    return sorted(found)
+
+
+def column_name(col: int) -> str:
+    """Letter of a 0-based column: 0 -> ``a``."""
+    return COLUMN_NAMES[col]
+
+
+def square_name(col: int, row: int) -> str:
+    """Algebraic name of a square, 0-based column and row: (3, 0) -> ``d1``."""
+    return f"{COLUMN_NAMES[col]}{row + 1}"
+
+
+class Position:
+    """A Connect Four position reached from the empty board by a list of moves.
+
+    ``current`` holds the discs of the side to move, ``mask`` all discs (Pons's layout, see
+    :mod:`c4tui.engine.geometry`). ``history`` lists the columns played (0-based).
+    """
+
+    __slots__ = ("current", "mask", "history", "_winner")
+
+    def __init__(self) -> None:
+        self.current = 0
+        self.mask = 0
+        self.history: list[int] = []
+        self._winner: int | None = None
+
+    # ----------------------------------------------------------------- construction
+    @classmethod
+    def from_moves(cls, moves: str | Iterable[int]) -> Position:
+        """Build from a digit string (``"4453"``, columns 1-7) or 1-based column numbers."""
+        pos = cls()
+        if isinstance(moves, str):
+            text = moves.strip()
+            for i, ch in enumerate(text):
+                if ch not in "1234567":
+                    raise IllegalMoveError(
+                        f"character {i + 1} {ch!r}: not a column (expected 1-7)"
+                    )
+            cols = [int(ch) for ch in text]
+        else:
+            cols = list(moves)
+        for i, c in enumerate(cols):
+            if not isinstance(c, int) or not 1 <= c <= WIDTH:
+                raise IllegalMoveError(f"move {i + 1}: {c!r} is not a column (expected 1-7)")
+            pos._play_checked(c - 1, i + 1)
+        return pos
+
+    @classmethod
+    def from_algebraic(cls, text: str) -> Position:
+        """Build from algebraic squares separated by spaces or commas: ``"d1 d2 e1"``.
+
+        Move numbers such as ``1.`` are ignored, so a move list copied from the app parses.
+        """
+        pos = cls()
+        n = 0
+        for token in text.replace(",", " ").split():
+            if token.rstrip(".").isdigit():
+                continue  # a move number
+            n += 1
+            tok = token.lower()
+            if len(tok) != 2 or tok[0] not in COLUMN_NAMES or tok[1] not in "123456":
+                raise IllegalMoveError(f"move {n} {token!r}: not a square (expected a1-g6)")
+            col = COLUMN_NAMES.index(tok[0])
+            row = int(tok[1]) - 1
+            if pos.can_play(col) and pos.height(col) != row:
+                raise IllegalMoveError(
+                    f"move {n} {token!r}: a disc in column {tok[0]} lands on "
+                    f"{square_name(col, pos.height(col))}"
+                )
+            pos._play_checked(col, n)
+        return pos
+
+    @classmethod
+    def parse(cls, text: str) -> Position:
+        """Parse either notation; an empty string is the empty board."""
+        stripped = text.strip()
+        if not stripped or all(ch in "1234567" for ch in stripped):
+            return cls.from_moves(stripped)
+        if any(ch.isalpha() for ch in stripped):
+            return cls.from_algebraic(stripped)
+        return cls.from_moves(stripped.replace(" ", ""))
+
+    def copy(self) -> Position:
+        """An independent copy."""
+        p = Position()
+        p.current, p.mask, p.history, p._winner = (
+            self.current,
+            self.mask,
+            list(self.history),
+            self._winner,
+        )
+        return p
+
+    # ---------------------------------------------------------------------- queries
+    @property
+    def ply(self) -> int:
+        """Number of discs on the board."""
+        return len(self.history)
+
+    @property
+    def to_move(self) -> int:
+        """Player to move: :data:`WHITE` (0) or :data:`BLACK` (1)."""
+        return self.ply & 1
+
+    @property
+    def winner(self) -> int | None:
+        """The player who completed a four, or ``None``."""
+        return self._winner
+
+    @property
+    def is_draw(self) -> bool:
+        """Board full with no four."""
+        return self._winner is None and self.ply == SIZE
+
+    @property
+    def is_over(self) -> bool:
+        """A four was made or the board is full."""
+        return self._winner is not None or self.ply == SIZE
+
+    def height(self, col: int) -> int:
+        """Number of discs in column ``col`` (0-based)."""
+        return bin(self.mask & column_bits(col)).count("1")
+
+    def can_play(self, col: int) -> bool:
+        """Whether column ``col`` (0-based) has room (ignores whether the game is over)."""
+        return 0 <= col < WIDTH and not self.mask & top_bit(col)
+
+    def legal_moves(self) -> list[int]:
+        """Playable columns (0-based), none once the game is over."""
+        if self.is_over:
+            return []
+        return [c for c in range(WIDTH) if self.can_play(c)]
+
+    def stones(self, player: int) -> int:
+        """Bitboard of ``player``'s discs."""
+        return self.current if player == self.to_move else self.current ^ self.mask
+
+    def cell(self, col: int, row: int) -> int | None:
+        """Owner of a square (0-based column, row from the bottom), or ``None``."""
+        bit = square_bit(col, row)
+        if not self.mask & bit:
+            return None
+        return self.to_move if self.current & bit else 1 - self.to_move
+
+    def is_winning_move(self, col: int) -> bool:
+        """Whether playing ``col`` now completes a four for the side to move."""
+        if not self.can_play(col):
+            return False
+        landing = (self.mask + bottom_bit(col)) & column_bits(col)
+        return bool(winning_squares(self.current, self.mask) & landing)
+
+    def threats(self, player: int) -> int:
+        """Empty squares that would complete a four for ``player`` (bitboard)."""
+        return winning_squares(self.stones(player), self.mask)
+
+    def playable_squares(self) -> int:
+        """The square each non-full column would be filled at next (bitboard)."""
+        return (self.mask + BOTTOM) & BOARD
+
+    def winning_four(self) -> list[tuple[int, int]]:
+        """Squares (col, row) of the completed four(s), empty if the game is not won."""
+        if self._winner is None:
+            return []
+        return _four_squares(self.stones(self._winner))
+
+    def key(self) -> int:
+        """Unique 49-bit key of the position (``current + mask``)."""
+        return self.current + self.mask
+
+    def mirror(self) -> Position:
+        """The mirror image (columns reversed), with the mirrored move history."""
+        return Position.from_moves([WIDTH - c for c in self.history])
+
+    def moves_iter(self) -> Iterator[tuple[int, int, int]]:
+        """Yield ``(ply, col, row)`` for every move played, 0-based."""
+        heights = [0] * WIDTH
+        for i, c in enumerate(self.history):
+            yield i, c, heights[c]
+            heights[c] += 1
+
+    # -------------------------------------------------------------------- notations
+    def digits(self) -> str:
+        """The move sequence as a digit string (``"4453"``)."""
+        return "".join(str(c + 1) for c in self.history)
+
+    def algebraic(self) -> str:
+        """The move sequence as algebraic squares (``"d1 d2 e1 c1"``)."""
+        return " ".join(square_name(c, r) for _, c, r in self.moves_iter())
+
+    def __str__(self) -> str:
+        rows = []
+        white = self.stones(WHITE)
+        for r in range(HEIGHT - 1, -1, -1):
+            line = []
+            for c in range(WIDTH):
+                bit = square_bit(c, r)
+                line.append("." if not self.mask & bit else ("X" if white & bit else "O"))
+            rows.append(f"{r + 1} " + " ".join(line))
+        rows.append("  " + " ".join(COLUMN_NAMES))
+        return "\n".join(rows)
+
+    def __repr__(self) -> str:
+        return f"Position.from_moves({self.digits()!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Position)
+            and self.current == other.current
+            and self.mask == other.mask
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.current, self.mask))
+
+    # ---------------------------------------------------------------------- playing
+    def play(self, col: int) -> None:
+        """Play column ``col`` (0-based); raises :class:`IllegalMoveError` if illegal."""
+        self._play_checked(col, self.ply + 1)
+
+    def _play_checked(self, col: int, move_no: int) -> None:
+        where = f"move {move_no}"
+        if not 0 <= col < WIDTH:
+            raise IllegalMoveError(f"{where}: {col + 1} is not a column (expected 1-7)")
+        name = f"{where} ({COLUMN_NAMES[col]})"
+        if self._winner is not None:
+            raise IllegalMoveError(
+                f"{name}: the game is over ({PLAYER_NAMES[self._winner]} has won)"
+            )
+        if not self.can_play(col):
+            raise IllegalMoveError(f"{name}: column {COLUMN_NAMES[col]} is full")
+        winning = self.is_winning_move(col)
+        mover = self.to_move
+        self.current ^= self.mask
+        self.mask |= self.mask + bottom_bit(col)
+        self.history.append(col)
+        if winning:
+            self._winner = mover
+
+    def undo(self) -> int:
+        """Take back the last move and return its column (0-based)."""
+        if not self.history:
+            raise IllegalMoveError("undo: no move to take back")
+        col = self.history.pop()
+        top = 1 << (col * H1 + self.height(col) - 1)
+        self.mask ^= top
+        self.current ^= self.mask
+        self._winner = None
+        return col
