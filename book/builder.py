@@ -1,0 +1,365 @@
+"""The resumable, parallel book builder behind ``c4tui book build``.
+
+The positions (see :mod:`c4tui.book.enumeration`) are cut into blocks of consecutive
+positions, in enumeration order, so that neighbours share their search trees. Worker
+processes (``spawn``ed: they share nothing but the result queue, each has its own solver and
+transposition table, kept between the positions of a block and across blocks) take the
+blocks in order and send back the exact scores. The parent process records the results,
+writes an atomic checkpoint every ``checkpoint_every`` seconds and on interruption (Ctrl-C
+or SIGTERM), shows a progress bar with rate and time left, and writes the book when every
+position is solved. Running the same command again resumes from the checkpoint.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+import queue
+import signal
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.text import Text
+
+from .checkpoint import Checkpoint, CheckpointError, build_identity
+from .enumeration import Enumeration, enumerate_positions
+from .format import make_book, plies_mask, save
+
+SolverFactory = Callable[[int], object]
+
+
+def default_solver(hash_mb: int):
+    """The exact solver used by the builder: no book (the book is what we are building)."""
+    from c4tui.engine.solver import Solver
+
+    return Solver(hash_mb=hash_mb, book=None)
+
+
+class BuildError(RuntimeError):
+    """A build that cannot go on (bad checkpoint, failing worker); one-line message."""
+
+
+@dataclass
+class BuildReport:
+    """What a build run did."""
+
+    total: int  # positions in the book
+    solved_before: int  # already solved in the checkpoint when the run started
+    solved: int  # solved at the end of the run
+    run_positions: int  # positions solved by this run
+    run_seconds: float  # wall-clock seconds of this run (solving part)
+    run_cpu_seconds: float  # worker CPU seconds of this run
+    run_nodes: int
+    finished: bool  # the book file was written
+    interrupted: bool
+    out: Path
+    checkpoint: Path
+
+    @property
+    def rate(self) -> float:
+        """Positions per wall-clock second in this run."""
+        return self.run_positions / self.run_seconds if self.run_seconds > 0 else 0.0
+
+    @property
+    def cpu_per_position(self) -> float:
+        return self.run_cpu_seconds / self.run_positions if self.run_positions else 0.0
+
+
+class _RateColumn(ProgressColumn):
+    """Positions per second (rich's speed estimate over its window)."""
+
+    def render(self, task) -> Text:
+        speed = task.finished_speed or task.speed
+        if speed is None:
+            return Text("-- pos/s", style="progress.data.speed")
+        return Text(f"{speed:.2f} pos/s", style="progress.data.speed")
+
+
+# ------------------------------------------------------------------------------ workers
+def _solve_moves(solver, moves: list[str]) -> tuple[list[int], int]:
+    from c4tui.engine.position import Position
+
+    scores = []
+    nodes = 0
+    for m in moves:
+        res = solver.solve(Position.from_moves(m))
+        scores.append(int(res.score))
+        nodes += int(res.nodes)
+    return scores, nodes
+
+
+def _worker_main(tasks, results, hash_mb: int, factory: SolverFactory) -> None:
+    """Worker process: solve the blocks it takes from ``tasks`` until it gets ``None``."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
+    try:
+        solver = factory(hash_mb)
+        while True:
+            task = tasks.get()
+            if task is None:
+                return
+            b, moves = task
+            t0 = time.process_time()
+            scores, nodes = _solve_moves(solver, moves)
+            results.put(("ok", b, scores, nodes, time.process_time() - t0))
+    except BaseException as exc:  # report, never die silently
+        line = traceback.format_exception_only(type(exc), exc)[-1].strip()
+        results.put(("error", os.getpid(), line, 0, 0.0))
+
+
+class _Stop(Exception):
+    """Raised by the SIGTERM handler and by ``limit`` to stop a build cleanly."""
+
+
+# ------------------------------------------------------------------------------ builder
+def build_book(
+    ply: int,
+    out: str | os.PathLike,
+    *,
+    workers: int = 2,
+    checkpoint: str | os.PathLike | None = None,
+    root: str = "",
+    hash_mb: int = 64,
+    block_size: int = 64,
+    checkpoint_every: float = 120.0,
+    limit: int | None = None,
+    progress: bool = True,
+    console: Console | None = None,
+    solver_factory: SolverFactory = default_solver,
+) -> BuildReport:
+    """Build (or resume building) the book of every position with ``ply`` discs.
+
+    ``workers=0`` solves in this process (tests, debugging); otherwise ``workers`` processes.
+    ``limit`` stops after about that many more positions (whole blocks), like an interruption:
+    the checkpoint is written and a later run resumes. Returns a :class:`BuildReport`.
+    """
+    out = Path(out)
+    ckpt_path = Path(checkpoint) if checkpoint else out.with_suffix(".c4ck")
+    console = console or Console(stderr=True)
+    if workers < 0 or hash_mb < 1 or block_size < 1 or block_size > 65535:
+        raise BuildError("workers must be >= 0, hash_mb >= 1, block_size 1-65535")
+
+    enum = enumerate_positions(ply, root)
+    ident = build_identity(ply, enum.root, enum.keys)
+    if ckpt_path.exists():
+        try:
+            ck = Checkpoint.load(ckpt_path)
+        except CheckpointError as exc:
+            raise BuildError(str(exc)) from None
+        if ck.identity != ident or ck.n != len(enum):
+            raise BuildError(
+                f"{ckpt_path}: checkpoint belongs to another build (ply {ck.ply}, "
+                f"{ck.n} positions); remove it or choose another --checkpoint"
+            )
+    else:
+        ck = Checkpoint.fresh(ply, block_size, ident, len(enum))
+        ck.save(ckpt_path)
+
+    solved_before = ck.solved
+    pending = ck.pending_blocks()
+    if limit is not None:
+        kept, count = [], 0
+        for b in pending:
+            if count >= limit:
+                break
+            lo, hi = ck.block_range(b)
+            kept.append(b)
+            count += hi - lo
+        pending = kept
+
+    state = _RunState(ck, ckpt_path, console, checkpoint_every, progress)
+    interrupted = False
+    old_term = signal.getsignal(signal.SIGTERM)
+
+    def on_term(signum, frame):
+        raise _Stop("terminated")
+
+    in_main = _is_main_thread()
+    if in_main:
+        signal.signal(signal.SIGTERM, on_term)
+    t_start = time.monotonic()
+    try:
+        with state.progress_bar(len(enum), solved_before):
+            if workers == 0:
+                _run_inline(enum, ck, pending, state, hash_mb, solver_factory)
+            else:
+                _run_processes(enum, ck, pending, state, hash_mb, solver_factory, workers)
+    except (KeyboardInterrupt, _Stop):
+        interrupted = True
+    finally:
+        if in_main:
+            signal.signal(signal.SIGTERM, old_term)
+        ck.save(ckpt_path)  # whatever happened, the finished blocks are kept
+    run_seconds = time.monotonic() - t_start
+
+    finished = False
+    if ck.complete:
+        book = make_book(enum.keys, ck.scores, plies_mask([ply]))
+        save(book, out)
+        finished = True
+    return BuildReport(
+        total=len(enum),
+        solved_before=solved_before,
+        solved=ck.solved,
+        run_positions=ck.solved - solved_before,
+        run_seconds=run_seconds,
+        run_cpu_seconds=state.cpu_seconds,
+        run_nodes=state.nodes,
+        finished=finished,
+        interrupted=interrupted,
+        out=out,
+        checkpoint=ckpt_path,
+    )
+
+
+def _is_main_thread() -> bool:
+    import threading
+
+    return threading.current_thread() is threading.main_thread()
+
+
+class _RunState:
+    """Records results into the checkpoint, saves it periodically, drives the progress bar."""
+
+    def __init__(self, ck: Checkpoint, path: Path, console: Console, every: float, bar: bool):
+        self.ck, self.path, self.console, self.every, self.bar = ck, path, console, every, bar
+        self.last_save = time.monotonic()
+        self.started = time.monotonic()
+        self.cpu_seconds = 0.0
+        self.nodes = 0
+        self.done_run = 0
+        self._progress: Progress | None = None
+        self._task = None
+
+    def progress_bar(self, total: int, done: int):
+        state = self
+
+        class _Ctx:
+            def __enter__(self_inner):
+                if state.bar:
+                    state._progress = Progress(
+                        TextColumn("[bold]book[/] ply {task.fields[ply]}"),
+                        BarColumn(),
+                        MofNCompleteColumn(),
+                        _RateColumn(),
+                        TextColumn("elapsed"),
+                        TimeElapsedColumn(),
+                        TextColumn("left"),
+                        TimeRemainingColumn(),
+                        console=state.console,
+                        speed_estimate_period=900.0,
+                        transient=False,
+                    )
+                    state._progress.start()
+                    state._task = state._progress.add_task(
+                        "build", total=total, completed=done, ply=state.ck.ply
+                    )
+                return self_inner
+
+            def __exit__(self_inner, *exc):
+                if state._progress is not None:
+                    state._progress.stop()
+                return False
+
+        return _Ctx()
+
+    def record(self, b: int, scores: list[int], nodes: int, seconds: float) -> None:
+        lo, hi = self.ck.block_range(b)
+        if len(scores) != hi - lo:
+            raise BuildError(f"block {b}: worker returned {len(scores)} scores for {hi - lo}")
+        self.ck.scores[lo:hi] = np.asarray(scores, dtype=np.int8)
+        self.ck.nodes[b] = nodes
+        self.ck.seconds[b] = seconds
+        self.cpu_seconds += seconds
+        self.nodes += nodes
+        self.done_run += hi - lo
+        if self._progress is not None:
+            self._progress.update(self._task, advance=hi - lo)
+        self.tick()
+
+    def tick(self) -> None:
+        """Save the checkpoint if it is time; log a line when there is no live bar."""
+        now = time.monotonic()
+        if now - self.last_save >= self.every:
+            self.ck.save(self.path)
+            self.last_save = now
+            if self._progress is None or not self.console.is_terminal:
+                self.log_line()
+
+    def log_line(self) -> None:
+        ck = self.ck
+        wall = time.monotonic() - self.started
+        rate = self.done_run / wall if wall > 0 else 0.0
+        left = (ck.n - ck.solved) / rate / 3600 if rate > 0 else float("inf")
+        self.console.print(
+            f"{time.strftime('%H:%M:%S')} checkpoint: {ck.solved}/{ck.n} solved "
+            f"({100 * ck.solved / max(ck.n, 1):.2f}%), this run {self.done_run} in {wall:.0f} s "
+            f"= {rate:.3f} pos/s, {self.cpu_seconds / max(self.done_run, 1):.2f} CPU s/pos, "
+            f"~{left:.1f} h left",
+            highlight=False,
+        )
+
+
+def _run_inline(enum, ck, pending, state, hash_mb, factory) -> None:
+    solver = factory(hash_mb)
+    for b in pending:
+        lo, hi = ck.block_range(b)
+        t0 = time.process_time()
+        scores, nodes = _solve_moves(solver, list(enum.moves[lo:hi]))
+        state.record(b, scores, nodes, time.process_time() - t0)
+
+
+def _run_processes(
+    enum: Enumeration, ck: Checkpoint, pending, state: _RunState, hash_mb, factory, workers
+) -> None:
+    if not pending:
+        return
+    ctx = mp.get_context("spawn")
+    tasks, results = ctx.Queue(), ctx.Queue()
+    for b in pending:
+        lo, hi = ck.block_range(b)
+        tasks.put((b, list(enum.moves[lo:hi])))
+    n = min(workers, len(pending))
+    for _ in range(n):
+        tasks.put(None)
+    procs = [
+        ctx.Process(target=_worker_main, args=(tasks, results, hash_mb, factory), daemon=True)
+        for _ in range(n)
+    ]
+    for p in procs:
+        p.start()
+    remaining = set(pending)
+    try:
+        while remaining:
+            try:
+                kind, b, payload, nodes, secs = results.get(timeout=1.0)
+            except queue.Empty:
+                state.tick()
+                if not any(p.is_alive() for p in procs):
+                    raise BuildError("all workers exited before the build finished") from None
+                continue
+            if kind == "error":
+                raise BuildError(f"worker {b} failed: {payload}")
+            state.record(b, payload, nodes, secs)
+            remaining.discard(b)
+    finally:
+        for p in procs:
+            if p.is_alive():
+                p.terminate()
+        for p in procs:
+            p.join(timeout=10)
+        tasks.cancel_join_thread()
+        results.cancel_join_thread()

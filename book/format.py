@@ -1,0 +1,263 @@
+"""The opening-book file format (``.c4b``), version 1, and the in-memory :class:`Book`.
+
+A book maps canonical position keys to exact scores. The key of a position is Pons's
+``current + mask`` (unique, 49 bits); the canonical key is ``min(key, mirror(key))`` so
+that a position and its mirror image share one entry. Scores follow the perfect solvers'
+convention (0 draw, > 0 the side to move wins, a win with the winner's k-th own disc
+scores 22 - k).
+
+File layout (all integers little-endian), see ``book/README.md``::
+
+    offset size  field
+    0      4     magic b"C4BK"
+    4      2     format version (1)
+    6      2     header size in bytes (72)
+    8      8     plies: bit p set <=> positions with p discs are in the book
+    16     8     number of entries n
+    24     8     payload size in bytes (compressed)
+    32     32    SHA-256 of the canonical content: keys (n x u64 LE) then scores (n x i8)
+    64     8     reserved (0)
+    72     ...   payload: zlib( byte-planes of the key deltas, then the scores )
+
+The payload stores the sorted keys as differences from their predecessor (the first
+from 0), split into 8 byte-planes (all low bytes, then all second bytes, ...), because the
+high bytes of the differences are mostly zero and compress to almost nothing; the n score
+bytes follow. Loading decompresses, re-assembles, takes the running sum and checks the
+checksum, the order and the score range, in a few milliseconds for an 8-ply book.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import struct
+import tempfile
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+from c4tui.engine.geometry import MAX_SCORE, MIN_SCORE
+
+MAGIC = b"C4BK"
+VERSION = 1
+_HEADER = struct.Struct("<4sHHQQQ32sQ")
+HEADER_SIZE = _HEADER.size  # 72
+#: Marker for "no score" (a position not in the book, or not solved yet).
+NO_SCORE = -128
+# A header claiming more entries than this is corrupt (every reachable position up to
+# 12 discs is ~ 10^7; this also bounds the memory a corrupt file can make us allocate).
+_MAX_ENTRIES = 1 << 28
+
+
+class BookError(ValueError):
+    """A book file that cannot be used; the message says which file and what is wrong."""
+
+
+def plies_mask(plies) -> int:
+    """Bit mask of a collection of ply numbers (0-42)."""
+    m = 0
+    for p in plies:
+        if not 0 <= int(p) <= 42:
+            raise ValueError(f"ply {p} out of range 0-42")
+        m |= 1 << int(p)
+    return m
+
+
+def plies_of(mask: int) -> tuple[int, ...]:
+    """Ply numbers of a bit mask."""
+    return tuple(p for p in range(43) if mask >> p & 1)
+
+
+def content_digest(keys: np.ndarray, scores: np.ndarray) -> bytes:
+    """SHA-256 of the canonical content: keys as u64 little-endian, then scores as i8."""
+    h = hashlib.sha256()
+    h.update(np.ascontiguousarray(keys, dtype="<u8").tobytes())
+    h.update(np.ascontiguousarray(scores, dtype=np.int8).tobytes())
+    return h.digest()
+
+
+@dataclass(eq=False)
+class Book:
+    """An opening book in memory: sorted ``uint64`` keys and their ``int8`` exact scores.
+
+    ``plies`` is the bit mask of the disc counts the book covers (every position of those
+    disc counts that is not won and in which the side to move cannot win at once).
+    The arrays are C-contiguous, so :meth:`probe_args` can hand their addresses to the
+    numba kernels (:func:`c4tui.engine.book_probe.book_probe`).
+    """
+
+    keys: np.ndarray
+    scores: np.ndarray
+    plies: int
+    path: Path | None = None
+    checksum: bytes = field(default=b"")
+
+    def __post_init__(self) -> None:
+        self.keys = np.ascontiguousarray(self.keys, dtype=np.uint64)
+        self.scores = np.ascontiguousarray(self.scores, dtype=np.int8)
+        if self.keys.shape != self.scores.shape or self.keys.ndim != 1:
+            raise BookError("book: keys and scores must be 1-D arrays of the same length")
+        if not self.checksum:
+            self.checksum = content_digest(self.keys, self.scores)
+
+    def __len__(self) -> int:
+        return int(self.keys.shape[0])
+
+    @property
+    def ply_list(self) -> tuple[int, ...]:
+        """The disc counts the book covers."""
+        return plies_of(self.plies)
+
+    @property
+    def max_ply(self) -> int:
+        """The largest disc count in the book (-1 for an empty book)."""
+        return max(self.ply_list, default=-1)
+
+    @property
+    def checksum_hex(self) -> str:
+        """The content checksum as hex (what ``c4tui book info`` shows)."""
+        return self.checksum.hex()
+
+    def lookup_key(self, canonical_key: int) -> int | None:
+        """Exact score stored for a canonical key, or ``None``."""
+        k = np.uint64(canonical_key)
+        i = int(np.searchsorted(self.keys, k))
+        if i < len(self) and self.keys[i] == k:
+            return int(self.scores[i])
+        return None
+
+    def lookup(self, current: int, mask: int) -> int | None:
+        """Exact score of the position (``current``, ``mask``) if it is in the book."""
+        from .keys import canonical_key  # local: keys imports nothing heavy, avoids a cycle
+
+        if not self.plies >> bin(mask).count("1") & 1:
+            return None
+        return self.lookup_key(canonical_key(current + mask))
+
+    def get(self, pos) -> int | None:
+        """Exact score of a :class:`~c4tui.engine.position.Position`, or ``None``."""
+        return self.lookup(pos.current, pos.mask)
+
+    def probe_args(self) -> tuple[int, int, int, int]:
+        """``(keys_addr, scores_addr, n, plies)``: the book arguments of ``book_probe``.
+
+        The addresses stay valid as long as this Book object is alive: keep a reference.
+        """
+        return (
+            int(self.keys.ctypes.data),
+            int(self.scores.ctypes.data),
+            len(self),
+            int(self.plies),
+        )
+
+
+#: The book arguments of ``book_probe`` when there is no book: every probe misses.
+NO_BOOK_ARGS = (0, 0, 0, 0)
+
+
+def make_book(keys, scores, plies: int) -> Book:
+    """A Book from unsorted canonical keys and scores (sorted here; duplicates rejected)."""
+    keys = np.asarray(keys, dtype=np.uint64)
+    scores = np.asarray(scores, dtype=np.int8)
+    order = np.argsort(keys, kind="stable")
+    keys, scores = keys[order], scores[order]
+    if len(keys) > 1 and not np.all(keys[1:] > keys[:-1]):
+        raise BookError("book: duplicate keys")
+    return Book(keys, scores, plies)
+
+
+def encode(book: Book) -> bytes:
+    """The complete file content of a book."""
+    keys, scores = book.keys, book.scores
+    deltas = np.diff(keys, prepend=np.uint64(0)).astype("<u8")
+    planes = deltas.view(np.uint8).reshape(-1, 8).T.tobytes() if len(keys) else b""
+    payload = zlib.compress(planes + scores.tobytes(), 9)
+    header = _HEADER.pack(
+        MAGIC, VERSION, HEADER_SIZE, book.plies, len(keys), len(payload), book.checksum, 0
+    )
+    return header + payload
+
+
+def decode(data: bytes, source: str = "book") -> Book:
+    """Parse file content; raises :class:`BookError` naming ``source`` if it is unusable."""
+    if len(data) < HEADER_SIZE:
+        raise BookError(f"{source}: not a c4tui book (file too short: {len(data)} bytes)")
+    magic, version, hsize, plies, n, psize, digest, _ = _HEADER.unpack_from(data)
+    if magic != MAGIC:
+        raise BookError(f"{source}: not a c4tui book (bad magic {magic!r})")
+    if version != VERSION:
+        raise BookError(f"{source}: book format version {version} (this program reads {VERSION})")
+    if hsize != HEADER_SIZE or n > _MAX_ENTRIES or plies >> 43:
+        raise BookError(f"{source}: corrupt header")
+    if len(data) != HEADER_SIZE + psize:
+        raise BookError(
+            f"{source}: truncated or padded (expected {HEADER_SIZE + psize} bytes, "
+            f"found {len(data)})"
+        )
+    try:
+        raw = zlib.decompress(data[HEADER_SIZE:])
+    except zlib.error as exc:
+        raise BookError(f"{source}: corrupt payload ({exc})") from None
+    if len(raw) != 9 * n:
+        raise BookError(f"{source}: corrupt payload (expected {9 * n} bytes, found {len(raw)})")
+    planes = np.frombuffer(raw, dtype=np.uint8, count=8 * n)
+    deltas = np.ascontiguousarray(planes.reshape(8, n).T).view("<u8").reshape(n)
+    keys = np.cumsum(deltas, dtype=np.uint64)
+    scores = np.frombuffer(raw, dtype=np.int8, offset=8 * n).copy()
+    if content_digest(keys, scores) != digest:
+        raise BookError(f"{source}: checksum mismatch (file damaged)")
+    if n > 1 and not np.all(keys[1:] > keys[:-1]):
+        raise BookError(f"{source}: keys not strictly increasing")
+    if n and (scores.min() < MIN_SCORE or scores.max() > MAX_SCORE):
+        raise BookError(f"{source}: score out of range {MIN_SCORE}..{MAX_SCORE}")
+    return Book(keys, scores, plies, checksum=digest)
+
+
+def save(book: Book, path: str | os.PathLike) -> None:
+    """Write a book atomically (a temporary file renamed over ``path``)."""
+    atomic_write(Path(path), encode(book))
+
+
+def load(path: str | os.PathLike) -> Book:
+    """Read a book; raises :class:`BookError` with a one-line message if it is unusable."""
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except FileNotFoundError:
+        raise BookError(f"{p}: no such book file") from None
+    except OSError as exc:
+        raise BookError(f"{p}: cannot read ({exc.strerror})") from None
+    book = decode(data, str(p))
+    book.path = p
+    return book
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` so that readers see the old or the new file, never half.
+
+    The data goes to a temporary file in the same directory, is flushed to disk, and is
+    renamed over the target (an atomic replace on POSIX); then the directory is synced.
+    """
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    try:
+        dfd = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
+    except OSError:
+        pass
