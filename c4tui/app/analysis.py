@@ -1,0 +1,160 @@
+"""Turning engine records into words, numbers and colours (no Textual, no engine imports).
+
+Everything here is a pure function of a Position and the plain records of
+docs/engine-api.md, so it is easy to test and cheap to call on the UI thread.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from c4tui.engine.geometry import COLUMN_NAMES, HEIGHT, WIDTH, square_bit
+from c4tui.engine.position import PLAYER_NAMES, Position
+from c4tui.engine.scores import describe, moves_to_end
+
+WIN_STYLE = "bold #3fb950"
+LOSS_STYLE = "bold #f85149"
+DRAW_STYLE = "#9a9a9a"
+HEUR_STYLE = "italic #79c0ff"
+
+
+@dataclass(frozen=True)
+class ColumnValue:
+    """A value under a board column: ``short`` fits 3 cells, ``long`` reads as words."""
+
+    short: str
+    long: str
+    style: str
+    score: int | None = None
+
+
+def exact_value(score: int | None, ply: int) -> ColumnValue | None:
+    """The value of a move scored ``score`` (side to move's view) played at ``ply``."""
+    if score is None:
+        return None
+    if score == 0:
+        return ColumnValue("=", "draw", DRAW_STYLE, 0)
+    n = moves_to_end(score, ply)
+    if score > 0:
+        return ColumnValue(f"W{n}", describe(score, ply), WIN_STYLE, score)
+    return ColumnValue(f"L{n}", describe(score, ply), LOSS_STYLE, score)
+
+
+def exact_values(scores: tuple[int | None, ...], ply: int) -> list[ColumnValue | None]:
+    """Values of all columns from an analysed position (None for a full column)."""
+    return [exact_value(s, ply) for s in scores]
+
+
+def exact_verdict(score: int | None, pos: Position) -> str:
+    """``"White wins: win in 3"`` style summary of a position's exact score."""
+    if score is None:
+        return "-"
+    if score == 0:
+        return "draw with best play"
+    side = pos.to_move if score > 0 else 1 - pos.to_move
+    n = moves_to_end(score, pos.ply)
+    return f"{PLAYER_NAMES[side]} wins ({PLAYER_NAMES[side]}'s {_ordinal(n)} move from now)"
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def white_view_exact(score: int, pos: Position) -> float:
+    """An exact score mapped to [-1, 1] from White's side; faster wins are taller."""
+    if score == 0:
+        return 0.0
+    mag = 0.35 + 0.65 * min(1.0, abs(score) / 18)
+    v = mag if score > 0 else -mag
+    return v if pos.to_move == 0 else -v
+
+
+def game_over_text(pos: Position) -> str | None:
+    if pos.winner is not None:
+        return f"{PLAYER_NAMES[pos.winner]} has won"
+    if pos.is_draw:
+        return "draw: the board is full"
+    return None
+
+
+# ------------------------------------------------------------------------- threats
+@dataclass(frozen=True)
+class Threat:
+    player: int
+    col: int
+    row: int  #: 0-based from the bottom
+    acute: bool  #: playable right now
+
+    @property
+    def odd(self) -> bool:
+        return self.row % 2 == 0  # row 1 (index 0) is odd
+
+    @property
+    def name(self) -> str:
+        return f"{COLUMN_NAMES[self.col]}{self.row + 1}"
+
+
+def threats_of(pos: Position) -> list[Threat]:
+    """Every threat square of both players, bottom-up per column."""
+    out = []
+    playable = pos.playable_squares()
+    for player in (0, 1):
+        bits = pos.threats(player)
+        for c in range(WIDTH):
+            for r in range(HEIGHT):
+                b = square_bit(c, r)
+                if bits & b:
+                    out.append(Threat(player, c, r, bool(playable & b)))
+    return out
+
+
+def threat_summary(pos: Position) -> list[str]:
+    """One line per player: ``White: c3 odd, e5 odd!`` (``!`` = acute)."""
+    lines = []
+    ts = threats_of(pos)
+    for player in (0, 1):
+        mine = [t for t in ts if t.player == player]
+        if mine:
+            parts = [
+                f"{t.name} {'odd' if t.odd else 'even'}{' ACUTE' if t.acute else ''}"
+                for t in mine
+            ]
+            lines.append(f"{PLAYER_NAMES[player]}: " + ", ".join(parts))
+        else:
+            lines.append(f"{PLAYER_NAMES[player]}: none")
+    return lines
+
+
+# -------------------------------------------------------------------------- numbers
+def human_count(n: float | int | None) -> str:
+    """1234 -> 1.2k, 2_500_000 -> 2.5M."""
+    if n is None:
+        return "-"
+    n = float(n)
+    for unit, div in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if abs(n) >= div:
+            return f"{n / div:.1f}{unit}"
+    return f"{int(n)}"
+
+
+def human_time(seconds: float | None) -> str:
+    if seconds is None:
+        return "-"
+    if seconds < 1:
+        return f"{seconds * 1000:.0f}ms"
+    if seconds < 60:
+        return f"{seconds:.1f}s"
+    return f"{int(seconds // 60)}m{int(seconds % 60):02d}s"
+
+
+def pv_text(pos: Position, pv: tuple[int, ...] | list[int]) -> str:
+    """A principal variation (0-based columns) as algebraic squares from ``pos``."""
+    p = pos.copy()
+    out = []
+    for col in pv:
+        if not p.can_play(col) or p.is_over:
+            break
+        out.append(f"{COLUMN_NAMES[col]}{p.height(col) + 1}")
+        p.play(col)
+    return " ".join(out)

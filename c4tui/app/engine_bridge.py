@@ -1,0 +1,339 @@
+"""The app's side of the engine seam: loading, exact column values, the live search.
+
+Nothing here runs on the UI thread except short, non-blocking calls: the UI *requests* work
+(``set_position``, ``pause`` ...) and *polls* :meth:`EngineBridge.view` a few times a second.
+Three background threads do the rest:
+
+* the loader imports the numba modules and loads or compiles the kernels;
+* the exact worker runs :meth:`Solver.analyze` for the viewed position, and the UI tick
+  aborts it with :meth:`Solver.stop` when it exceeds its time budget or the position changes;
+* the search worker owns the :class:`SearchController` and executes the UI's commands
+  (start, pause, step ...) in order, so a slow ``stop`` never blocks a key press.
+
+So at most two engine jobs run at once, one per core. If the engine modules are missing
+(or fail to load), the bridge says so in ``state``/``message`` and the app keeps working
+as a board without analysis.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import queue
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from c4tui.engine.position import Position
+
+Spawn = Callable[[Callable[[], None], str], Any]
+
+#: Engine states shown in the status line.
+NOT_AVAILABLE = "engine not available"
+LOADING = "loading engine"
+COMPILING = "compiling"
+READY = "ready"
+FAILED = "engine failed"
+
+
+@dataclass
+class SearchSettings:
+    """User-adjustable options of the analysis search and the exact solver."""
+
+    auto: bool = True  #: start a search on every new position
+    node_limit: int = 2_000_000
+    hash_mb: int = 16
+    exact_budget: float = 3.0  #: seconds the exact solver may take before values go heuristic
+    solver_hash_mb: int = 64
+
+
+@dataclass(frozen=True)
+class ExactEntry:
+    """Exact column values of one position, or why there are none."""
+
+    status: str  #: "solving", "done", "too slow", "error"
+    scores: tuple[int | None, ...] | None = None
+    nodes: int = 0
+    micros: int = 0
+    message: str = ""
+
+    @property
+    def best(self) -> int | None:
+        vals = [s for s in self.scores or () if s is not None]
+        return max(vals) if vals else None
+
+
+@dataclass(frozen=True)
+class EngineView:
+    """Everything the UI draws about the engine, captured at one instant."""
+
+    state: str
+    message: str = ""
+    search_available: bool = False
+    solver_available: bool = False
+    snapshot: Any = None  #: c4tui.engine.search.Snapshot or None
+    path: tuple = ()  #: PathEntry tuple while paused
+    search_key: int | None = None  #: key of the position the snapshot belongs to
+    search_ply: int = 0
+    exact: ExactEntry | None = None  #: for the viewed position
+    settings: SearchSettings = field(default_factory=SearchSettings)
+
+
+def _default_spawn(fn: Callable[[], None], name: str) -> threading.Thread:
+    t = threading.Thread(target=fn, name=name, daemon=True)
+    t.start()
+    return t
+
+
+def _module_exists(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+class EngineBridge:
+    """Owns the solver and the search controller; thread-safe; never blocks its caller."""
+
+    def __init__(
+        self,
+        settings: SearchSettings | None = None,
+        spawn: Spawn = _default_spawn,
+        enable: bool = True,
+    ) -> None:
+        self.settings = settings or SearchSettings()
+        self._spawn = spawn
+        self._lock = threading.Lock()
+        self._state = LOADING if enable else NOT_AVAILABLE
+        self._message = "" if enable else "engine disabled"
+        self._shutdown = threading.Event()
+        self._enable = enable
+        # exact solver
+        self._solver: Any = None
+        self._aborted_type: type[BaseException] | None = None
+        self._exact: dict[int, ExactEntry] = {}
+        self._exact_want: Position | None = None
+        self._exact_job: tuple[int, float] | None = None  # (key, start time)
+        self._exact_wake = threading.Event()
+        # analysis search
+        self._search_mod: Any = None
+        self._ctl: Any = None
+        self._commands: queue.Queue[tuple[str, Any]] = queue.Queue()
+        self._snapshot: Any = None
+        self._path: tuple = ()
+        self._search_key: int | None = None
+        self._search_ply = 0
+        self._wanted: Position | None = None
+        self._started = False
+
+    # ------------------------------------------------------------------ lifecycle
+    def start(self) -> None:
+        """Begin loading the engine in the background (returns at once)."""
+        if self._enable:
+            self._spawn(self._load, "engine-loader")
+
+    def _set_state(self, state: str, message: str = "") -> None:
+        with self._lock:
+            self._state, self._message = state, message
+
+    def _load(self) -> None:
+        """Loader thread: import and warm the kernels, then start the workers."""
+        has_solver = _module_exists("c4tui.engine.solver")
+        has_search = _module_exists("c4tui.engine.search")
+        if not has_solver and not has_search:
+            self._set_state(NOT_AVAILABLE, "the engine modules are not installed")
+            return
+        try:
+            if _module_exists("c4tui.engine.warmup"):
+                warmup = importlib.import_module("c4tui.engine.warmup")
+                cold = not warmup.is_compiled()
+                self._set_state(COMPILING if cold else LOADING,
+                                "first start: compiling kernels" if cold else "")
+                warmup.warmup()
+            if has_solver:
+                solver_mod = importlib.import_module("c4tui.engine.solver")
+                self._solver = solver_mod.Solver(hash_mb=self.settings.solver_hash_mb)
+                self._aborted_type = solver_mod.SearchAborted
+            if has_search:
+                self._search_mod = importlib.import_module("c4tui.engine.search")
+                self._ctl = self._search_mod.SearchController()
+        except Exception as exc:  # any failure: say it, keep the board usable
+            self._set_state(FAILED, f"{type(exc).__name__}: {exc}".splitlines()[0])
+            return
+        missing = [n for n, ok in (("solver", has_solver), ("search", has_search)) if not ok]
+        self._set_state(READY, f"{' and '.join(missing)} not available yet" if missing else "")
+        if self._solver is not None:
+            self._spawn(self._exact_loop, "engine-exact")
+        if self._ctl is not None:
+            self._spawn(self._search_loop, "engine-search")
+        self._exact_wake.set()
+
+    def shutdown(self) -> None:
+        """Stop every job; the threads exit soon after (they are daemons)."""
+        self._shutdown.set()
+        self._exact_wake.set()
+        self._commands.put(("quit", None))
+        if self._solver is not None:
+            self._solver.stop()
+
+    # ---------------------------------------------------------------- requests
+    def set_position(self, pos: Position, *, force_search: bool = False) -> None:
+        """The viewed position changed: solve it and (if auto) search it."""
+        with self._lock:
+            self._exact_want = None if pos.is_over else pos.copy()
+            self._wanted = pos.copy()
+        self._exact_wake.set()
+        if self.settings.auto or force_search:
+            self.command("start", pos.copy())
+        else:
+            self.command("stop")
+
+    def command(self, name: str, arg: Any = None) -> None:
+        """Queue a search command: start, stop, pause, resume, toggle, step_iteration,
+        step_nodes, node_limit, hash."""
+        self._commands.put((name, arg))
+
+    # ------------------------------------------------------------------ polling
+    def tick(self) -> None:
+        """Called by the UI a few times a second: enforce the exact solver's budget."""
+        solver = self._solver
+        with self._lock:
+            job = self._exact_job
+            want = self._exact_want
+        if solver is None or job is None:
+            return
+        key, started = job
+        superseded = want is None or want.key() != key
+        if superseded or time.monotonic() - started > self.settings.exact_budget:
+            solver.stop()  # just sets a flag; the worker raises SearchAborted
+
+    def view(self, pos: Position) -> EngineView:
+        """The engine's state as seen from the viewed position ``pos``."""
+        ctl = self._ctl
+        snapshot = path = None
+        if ctl is not None:
+            try:
+                snapshot = ctl.snapshot()
+                if snapshot is not None and snapshot.state == "paused":
+                    path = ctl.path()
+            except Exception:  # a racing controller must never crash the UI
+                snapshot = self._snapshot
+        with self._lock:
+            if snapshot is not None:
+                self._snapshot = snapshot
+            return EngineView(
+                state=self._state,
+                message=self._message,
+                search_available=ctl is not None,
+                solver_available=self._solver is not None,
+                snapshot=self._snapshot if self._search_key is not None else None,
+                path=tuple(path or ()),
+                search_key=self._search_key,
+                search_ply=self._search_ply,
+                exact=self._exact.get(pos.key()),
+                settings=replace(self.settings),
+            )
+
+    def exact_for(self, pos: Position) -> ExactEntry | None:
+        """Cached exact values of ``pos``, if solved."""
+        with self._lock:
+            return self._exact.get(pos.key())
+
+    # ------------------------------------------------------------------ workers
+    def _exact_loop(self) -> None:
+        """Exact worker: solve the most recently requested position, one at a time."""
+        solver = self._solver
+        while not self._shutdown.is_set():
+            self._exact_wake.wait(0.5)
+            self._exact_wake.clear()
+            with self._lock:
+                pos = self._exact_want
+                if pos is None or pos.key() in self._exact:
+                    continue
+                key = pos.key()
+                self._exact[key] = ExactEntry("solving")
+                self._exact_job = (key, time.monotonic())
+            try:
+                res = solver.analyze(pos)
+                entry = ExactEntry("done", tuple(res.scores), res.nodes, res.micros)
+            except Exception as exc:
+                aborted = self._aborted_type is not None and isinstance(exc, self._aborted_type)
+                with self._lock:
+                    superseded = self._exact_want is None or self._exact_want.key() != key
+                if aborted and superseded:
+                    entry = None  # solve it again if the user comes back
+                elif aborted:
+                    entry = ExactEntry(
+                        "too slow", message=f"not solved within {self.settings.exact_budget:g} s"
+                    )
+                else:
+                    entry = ExactEntry("error", message=str(exc).splitlines()[0] if str(exc) else
+                                       type(exc).__name__)
+            with self._lock:
+                self._exact_job = None
+                if entry is None:
+                    self._exact.pop(key, None)
+                else:
+                    self._exact[key] = entry
+            self._exact_wake.set()  # the wanted position may have changed meanwhile
+
+    def _options(self) -> Any:
+        s = self.settings
+        return self._search_mod.SearchOptions(node_limit=s.node_limit, hash_mb=s.hash_mb)
+
+    def _search_loop(self) -> None:
+        """Search worker: run the UI's commands against the controller, in order."""
+        ctl = self._ctl
+        while True:
+            name, arg = self._commands.get()
+            if name == "quit" or self._shutdown.is_set():
+                try:
+                    ctl.close()
+                except Exception:
+                    pass
+                return
+            try:
+                self._run_command(ctl, name, arg)
+            except Exception as exc:
+                self._set_state(READY, f"search: {exc}".splitlines()[0])
+
+    def _run_command(self, ctl: Any, name: str, arg: Any) -> None:
+        if name == "start":
+            if not self._commands.empty():
+                # a newer command is queued (fast navigation): skip this position
+                nxt = self._commands.queue[0][0]
+                if nxt in ("start", "stop"):
+                    return
+            pos: Position = arg
+            ctl.stop()
+            if pos.is_over:
+                with self._lock:
+                    self._search_key, self._snapshot, self._path = None, None, ()
+                return
+            ctl.start(pos, self._options())
+            with self._lock:
+                self._search_key, self._search_ply = pos.key(), pos.ply
+                self._snapshot = None
+        elif name == "stop":
+            ctl.stop()
+        elif name == "pause":
+            ctl.pause()
+        elif name == "resume":
+            ctl.resume()
+        elif name == "toggle":
+            snap = ctl.snapshot()
+            if snap is not None and snap.state == "paused":
+                ctl.resume()
+            elif snap is not None and snap.state == "searching":
+                ctl.pause()
+        elif name == "step_iteration":
+            ctl.step_iteration()
+        elif name == "step_nodes":
+            ctl.step_nodes(int(arg))
+        elif name == "node_limit":
+            self.settings.node_limit = int(arg)
+            ctl.set_node_limit(int(arg))
+        elif name == "hash":
+            self.settings.hash_mb = int(arg)  # takes effect at the next start

@@ -1,0 +1,219 @@
+"""The workstation's widgets: board, move list, analysis, evaluation graph, search log.
+
+Widgets only draw what they are given (a Position, a list of moves, an EngineView); the
+app decides what to give them. All text is built with Rich so it renders the same in a
+real terminal, in snapshots and in screenshots.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual import events
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widget import Widget
+from textual.widgets import Static
+
+from c4tui.engine.geometry import COLUMN_NAMES, HEIGHT, WIDTH, square_bit
+from c4tui.engine.position import PLAYER_NAMES, Position
+
+from .analysis import ColumnValue
+
+DISC = "●"
+GHOST = "○"
+PLAYER_STYLE = ("bold #f2c230", "bold #e5484d")  # White (first player) yellow, Black red
+PLAYER_DIM = ("#8a7530", "#8a3a3c")
+CELL_W = 4
+
+
+def threat_squares(pos: Position) -> dict[tuple[int, int], tuple[bool, bool]]:
+    """Threat squares of both players: (col, row) -> (White threatens, Black threatens)."""
+    white, black = pos.threats(0), pos.threats(1)
+    out: dict[tuple[int, int], tuple[bool, bool]] = {}
+    for c in range(WIDTH):
+        for r in range(HEIGHT):
+            bit = square_bit(c, r)
+            if (white | black) & bit:
+                out[(c, r)] = (bool(white & bit), bool(black & bit))
+    return out
+
+
+class BoardView(Widget, can_focus=True):
+    """The 7x6 board with labels, cursor, last move, winning four, threats and values."""
+
+    cursor: reactive[int] = reactive(3)
+    show_threats: reactive[bool] = reactive(False)
+
+    @dataclass
+    class ColumnClicked(Message):
+        """A click on a column (0-based)."""
+
+        col: int
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.position = Position()
+        self.values: list[ColumnValue | None] = [None] * WIDTH
+
+    def set_state(self, pos: Position, values: list[ColumnValue | None]) -> None:
+        self.position = pos
+        self.values = values
+        self.refresh()
+
+    # layout: a 2-column row gutter, then CELL_W columns per board column
+    def _col_at(self, x: int) -> int | None:
+        col = (x - 2) // CELL_W
+        return col if 0 <= col < WIDTH and x >= 2 else None
+
+    def on_click(self, event: events.Click) -> None:
+        col = self._col_at(event.x - self.gutter.left)
+        if col is not None:
+            self.cursor = col
+            self.post_message(self.ColumnClicked(col))
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        col = self._col_at(event.x - self.gutter.left)
+        if col is not None and col != self.cursor:
+            self.cursor = col
+
+    def _cell(self, text: str, style: str = "") -> Text:
+        return Text(text.center(CELL_W - 1) + " ", style=style)
+
+    def render(self) -> Text:
+        pos = self.position
+        mover = pos.to_move
+        last = None
+        if pos.history:
+            c = pos.history[-1]
+            last = (c, pos.height(c) - 1)
+        four = set(pos.winning_four())
+        threats = threat_squares(pos) if self.show_threats else {}
+        playable = pos.playable_squares()
+        out = Text(no_wrap=True, overflow="crop")
+
+        out.append("  ")
+        for c in range(WIDTH):
+            style = "reverse bold" if c == self.cursor else "bold"
+            out.append(COLUMN_NAMES[c].center(CELL_W - 1), style=style)
+            out.append(" ")
+        out.append("\n")
+        for r in range(HEIGHT - 1, -1, -1):
+            out.append(f"{r + 1} ", style="dim")
+            for c in range(WIDTH):
+                owner = pos.cell(c, r)
+                if owner is not None:
+                    style = PLAYER_STYLE[owner]
+                    glyph = DISC
+                    if (c, r) in four:
+                        style += " on #1f6f3a"
+                        glyph = "◆"
+                    elif (c, r) == last:
+                        style += " on #3a3a4a"
+                        glyph = "◉"
+                    out.append_text(self._cell(glyph, style))
+                    continue
+                t = threats.get((c, r))
+                acute = bool(playable & square_bit(c, r))
+                if t is not None:
+                    letter = "o" if r % 2 == 0 else "e"  # row 1 is odd
+                    if acute:
+                        letter = letter.upper()
+                    if t[0] and t[1]:
+                        style = "bold magenta"
+                        letter = "x" if not acute else "X"
+                    else:
+                        style = PLAYER_STYLE[0 if t[0] else 1]
+                    if acute:
+                        style += " reverse"
+                    out.append_text(self._cell(letter, style))
+                elif c == self.cursor and acute and not pos.is_over:
+                    out.append_text(self._cell(GHOST, PLAYER_DIM[mover]))
+                else:
+                    out.append_text(self._cell("·", "#555555"))
+            out.append("\n")
+        out.append("  ")
+        for c in range(WIDTH):
+            style = "reverse" if c == self.cursor else "dim"
+            out.append(str(c + 1).center(CELL_W - 1), style=style)
+            out.append(" ")
+        out.append("\n  ")
+        for c in range(WIDTH):
+            v = self.values[c] if c < len(self.values) else None
+            if v is None:
+                out.append(" " * CELL_W)
+            else:
+                out.append(v.short.center(CELL_W - 1)[: CELL_W - 1], style=v.style)
+                out.append(" ")
+        return out
+
+
+class MoveList(Static):
+    """Numbered move pairs in algebraic notation; the viewed ply highlighted; clickable."""
+
+    def show(self, line: list[int], ply: int) -> None:
+        pos = Position()
+        parts: list[str] = []
+        for i, col in enumerate(line):
+            row = pos.height(col)
+            pos.play(col)
+            sq = f"{COLUMN_NAMES[col]}{row + 1}"
+            if i % 2 == 0:
+                parts.append(f"[dim]{i // 2 + 1}.[/]")
+            style = "reverse bold" if i + 1 == ply else ("" if i < ply else "dim")
+            open_tag = f"[{style} @click=app.goto_ply({i + 1})]" if style else (
+                f"[@click=app.goto_ply({i + 1})]"
+            )
+            parts.append(f"{open_tag}{sq}[/]")
+        if not line:
+            text = "[dim]no moves yet: press 1-7, or ←/→ and enter[/]"
+        else:
+            start = "[reverse bold]start[/]" if ply == 0 else "[@click=app.goto_ply(0)]start[/]"
+            text = f"{start} " + " ".join(parts)
+        self.update(text)
+
+
+SPARK = "▁▂▃▄▅▆▇█"
+
+
+class EvalGraph(Widget):
+    """One row per game ply: bar height is the size of the advantage, colour the side.
+
+    Values are in [-1, 1] from White's point of view (None: unknown). The viewed ply is
+    underlined.
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.values: list[float | None] = []
+        self.ply = 0
+
+    def show(self, values: list[float | None], ply: int) -> None:
+        self.values, self.ply = values, ply
+        self.refresh()
+
+    def render(self) -> Text:
+        width = max(1, self.size.width)
+        vals = self.values
+        # show the plies around the viewed one when the game is longer than the widget
+        start = 0 if len(vals) <= width else max(0, min(self.ply - width // 2, len(vals) - width))
+        out = Text(no_wrap=True, overflow="crop")
+        for i, v in enumerate(vals[start : start + width], start=start):
+            if v is None:
+                ch, style = "·", "#555555"
+            elif abs(v) < 1e-9:
+                ch, style = "▁", "#9a9a9a"
+            else:
+                ch = SPARK[min(len(SPARK) - 1, int(abs(v) * (len(SPARK) - 1) + 0.5))]
+                style = PLAYER_STYLE[0 if v > 0 else 1]
+            if i == self.ply:
+                style += " underline reverse"
+            out.append(ch, style=style)
+        if not vals:
+            out.append("no evaluations yet", style="dim")
+        return out
+
+
+def player_text(player: int) -> Text:
+    return Text.assemble((DISC + " ", PLAYER_STYLE[player]), PLAYER_NAMES[player])
