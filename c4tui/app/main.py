@@ -129,6 +129,7 @@ class C4App(App[None]):
         self._log_sig: tuple = ()
         self._path_sig: tuple = ()
         self._view: EngineView | None = None
+        self._main_screen: Screen | None = None
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -147,20 +148,28 @@ class C4App(App[None]):
         yield Static(id="status")
         yield Footer()
 
+    def _w(self, selector, expect_type=None):  # noqa: ANN001, ANN202 - like query_one
+        """A widget of the main screen (even while a prompt is on top)."""
+        screen = self._main_screen if self._main_screen is not None else self.screen
+        if expect_type is None:
+            return screen.query_one(selector)
+        return screen.query_one(selector, expect_type)
+
     def on_mount(self) -> None:
-        self.query_one("#board").border_title = "board"
-        self.query_one("#threat-info").border_title = "threats"
-        self.query_one("#moves-box").border_title = "moves"
-        self.query_one("#analysis-box").border_title = "analysis"
-        log = self.query_one("#log", DataTable)
+        self._main_screen = self.screen
+        self._w("#board").border_title = "board"
+        self._w("#threat-info").border_title = "threats"
+        self._w("#moves-box").border_title = "moves"
+        self._w("#analysis-box").border_title = "analysis"
+        log = self._w("#log", DataTable)
         log.border_title = "search log"
         log.add_columns("d", "window", "re", "score", "nodes", "n/s", "hit", "fill", "time", "pv")
-        path = self.query_one("#path", DataTable)
+        path = self._w("#path", DataTable)
         path.border_title = "search path (paused)"
         path.add_columns("ply", "move", "alpha", "beta", "idx")
         path.display = False
-        self.query_one("#threat-info").display = False
-        self.query_one("#board").focus()
+        self._w("#threat-info").display = False
+        self._w("#board").focus()
         self._position_changed()
         self.bridge.start()
         self.set_interval(0.25, self._poll_engine)
@@ -214,9 +223,9 @@ class C4App(App[None]):
         self.bridge.set_position(pos)
         self._log_sig = ()
         self._refresh_board(pos)
-        self.query_one("#moves", MoveList).show(self.model.line, self.model.ply)
+        self._w("#moves", MoveList).show(self.model.line, self.model.ply)
         if self.model.at_end:
-            self.query_one("#moves-box", VerticalScroll).scroll_end(animate=False)
+            self._w("#moves-box", VerticalScroll).scroll_end(animate=False)
         self._refresh_threats(pos)
         self._refresh_engine(self.bridge.view(pos))
 
@@ -225,10 +234,10 @@ class C4App(App[None]):
         exact = view.exact if view else self.bridge.exact_for(pos)
         if exact is not None and exact.status == "done" and exact.scores:
             values = an.exact_values(exact.scores, pos.ply)
-        self.query_one("#board", BoardView).set_state(pos, values)
+        self._w("#board", BoardView).set_state(pos, values)
 
     def _refresh_threats(self, pos: Position) -> None:
-        box = self.query_one("#threat-info", Static)
+        box = self._w("#threat-info", Static)
         if not box.display:
             return
         text = Text()
@@ -251,6 +260,8 @@ class C4App(App[None]):
     # ------------------------------------------------------------------ engine view
     def _poll_engine(self) -> None:
         self.bridge.tick()
+        if not self.is_running:
+            return
         self._refresh_engine(self.bridge.view(self.position))
 
     def _refresh_engine(self, view: EngineView) -> None:
@@ -304,7 +315,7 @@ class C4App(App[None]):
                 t.append(self._engine_unavailable_text(view, "search"), style="dim")
         else:
             t.append_text(self._search_line(pos, snap))
-        self.query_one("#analysis", Static).update(t)
+        self._w("#analysis", Static).update(t)
 
     def _engine_unavailable_text(self, view: EngineView, part: str) -> str:
         if view.state == NOT_AVAILABLE:
@@ -342,7 +353,7 @@ class C4App(App[None]):
                 values.append(0.0 if w is None else (1.0 if w == 0 else -1.0))
             else:
                 values.append(self._evals.get(line_pos.key()))
-        self.query_one("#graph", EvalGraph).show(values, self.model.ply)
+        self._w("#graph", EvalGraph).show(values, self.model.ply)
 
     def _refresh_status(self, pos: Position, view: EngineView) -> None:
         t = Text(no_wrap=True, overflow="ellipsis")
@@ -371,7 +382,7 @@ class C4App(App[None]):
                  f"  auto {'on' if s.auto else 'off'}", style="dim")
         if view.message and state not in (FAILED,):
             t.append(f"  │ {view.message}", style="dim")
-        self.query_one("#status", Static).update(t)
+        self._w("#status", Static).update(t)
 
     # ------------------------------------------------------------------ actions: play
     def action_play(self, col: int) -> None:
@@ -380,15 +391,15 @@ class C4App(App[None]):
         except IllegalMoveError as exc:
             self.error(str(exc))
             return
-        self.query_one("#board", BoardView).cursor = col
+        self._w("#board", BoardView).cursor = col
         self._position_changed()
 
     def action_cursor(self, delta: int) -> None:
-        board = self.query_one("#board", BoardView)
+        board = self._w("#board", BoardView)
         board.cursor = (board.cursor + delta) % WIDTH
 
     def action_play_cursor(self) -> None:
-        self.action_play(self.query_one("#board", BoardView).cursor)
+        self.action_play(self._w("#board", BoardView).cursor)
 
     @on(BoardView.ColumnClicked)
     def _clicked(self, event: BoardView.ColumnClicked) -> None:
@@ -435,9 +446,9 @@ class C4App(App[None]):
 
     # ------------------------------------------------------------------ view toggles
     def action_toggle_threats(self) -> None:
-        board = self.query_one("#board", BoardView)
+        board = self._w("#board", BoardView)
         board.show_threats = not board.show_threats
-        info = self.query_one("#threat-info", Static)
+        info = self._w("#threat-info", Static)
         info.display = board.show_threats
         self._refresh_threats(self.position)
 

@@ -1,0 +1,263 @@
+"""Pilot tests of the workstation: playing, navigation, undo/redo, files, prompts."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+
+import pytest
+from c4tui.engine.position import IllegalMoveError, Position
+
+from c4tui.app import C4App
+from c4tui.app.main import parse_count
+from c4tui.app.model import GameModel
+from c4tui.app.widgets import BoardView
+from c4tui.gamefile import load_game, save_game
+
+
+@pytest.fixture(autouse=True)
+def _tmp_home(tmp_path, monkeypatch):
+    """Games go to a temporary data directory, never the real home."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+
+
+def sync(fn):
+    """Run an async pilot test with asyncio (no async pytest plugin needed)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        return asyncio.run(fn(*args, **kwargs))
+
+    return wrapper
+
+
+def make_app(moves: str = "") -> C4App:
+    return C4App(Position.from_moves(moves), engine=False)
+
+
+# ---------------------------------------------------------------------------- model
+def test_model_truncates_and_undoes():
+    m = GameModel.from_position(Position.from_moves("4453"))
+    m.goto(2)
+    m.play(4)  # same as the line's next move: just follows it
+    assert (m.line, m.ply) == ([3, 3, 4, 2], 3)
+    m.play(0)  # a different move: truncates
+    assert (m.line, m.ply) == ([3, 3, 4, 0], 4)
+    assert m.undo() and (m.line, m.ply) == ([3, 3, 4, 2], 3)
+    assert m.redo() and (m.line, m.ply) == ([3, 3, 4, 0], 4)
+    assert not m.redo()
+    with pytest.raises(IllegalMoveError, match="column d is full"):
+        GameModel.from_position(Position.from_moves("444444")).play(3)
+
+
+# ---------------------------------------------------------------------------- playing
+@sync
+async def test_play_with_digits_cursor_and_mouse():
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("4", "4")
+        assert app.model.line == [3, 3]
+        await pilot.press("right", "enter")  # cursor follows the last move (d) -> e
+        assert app.model.line == [3, 3, 4]
+        board = app.query_one("#board", BoardView)
+        # click column c: gutter 2 + cell 4 per column, inside the border and padding
+        await pilot.click("#board", offset=(2 + 2 + 2 * 4 + 1, 5))
+        assert app.model.line == [3, 3, 4, 2]
+        assert board.position.digits() == "4453"
+        assert app.position.to_move == 0
+
+
+@sync
+async def test_illegal_moves_are_refused_with_a_message():
+    app = make_app("444444")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("4")
+        assert app.model.line == [3] * 6
+        assert "column d is full" in app.last_error
+    app = make_app("4455667")  # White has won
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("1")
+        assert app.position.ply == 7
+        assert "the game is over (White has won)" in app.last_error
+        text = str(app.query_one("#analysis").render())
+        assert "White has won" in text
+
+
+# ---------------------------------------------------------------------------- navigation
+@sync
+async def test_navigation_truncation_and_undo_redo():
+    app = make_app("4453")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("up", "up")
+        assert app.model.ply == 2 and app.position.digits() == "44"
+        await pilot.press("home")
+        assert app.model.ply == 0
+        await pilot.press("end")
+        assert app.model.ply == 4
+        await pilot.press("home", "down")
+        assert app.position.digits() == "4"
+        await pilot.press("7")  # from an earlier ply: truncates the line
+        assert app.model.line == [3, 6]
+        await pilot.press("u")
+        assert app.model.line == [3, 3, 4, 2] and app.model.ply == 1
+        await pilot.press("ctrl+r")
+        assert app.model.line == [3, 6]
+        await pilot.press("ctrl+r")
+        assert "nothing to redo" in app.last_error
+        await pilot.press("backspace")
+        assert app.model.line == [3]
+
+
+@sync
+async def test_move_list_shows_numbered_pairs_and_jumps():
+    app = make_app("4453")
+    async with app.run_test(size=(80, 24)) as pilot:
+        text = str(app.query_one("#moves").render())
+        assert "1. d1 d2 2. e1 c1" in text
+        await app.run_action("goto_ply(1)")
+        await pilot.pause()
+        assert app.position.digits() == "4"
+
+
+# ---------------------------------------------------------------------------- files
+@sync
+async def test_save_and_load_through_prompts(tmp_path):
+    app = make_app("4453")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("s")
+        await pilot.pause()
+        inp = app.screen.query_one("#prompt-input")
+        inp.value = "mine.c4g"
+        await pilot.press("enter")
+        await pilot.pause()
+        saved = tmp_path / "xdg" / "c4tui" / "mine.c4g"
+        assert load_game(saved).position.digits() == "4453"
+        await pilot.press("home", "1")  # change the game
+        assert app.model.line == [0]
+        await pilot.press("o")
+        await pilot.pause()
+        app.screen.query_one("#prompt-input").value = "mine.c4g"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.model.line == [3, 3, 4, 2] and app.model.ply == 4
+        await pilot.press("u")  # loading is undoable
+        assert app.model.line == [0]
+
+
+@sync
+async def test_bad_files_change_nothing(tmp_path):
+    bad = tmp_path / "bad.c4g"
+    bad.write_text("1. d1 d2 2. e2 *\n")  # e2: a disc in column e lands on e1
+    app = make_app("4453")
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert not app.load_file(bad)
+        assert "bad.c4g: line 1: move 3 'e2': a disc in column e lands on e1" in app.last_error
+        assert not app.load_file(tmp_path / "nope.c4g")
+        assert "no such file" in app.last_error
+        assert app.model.line == [3, 3, 4, 2]
+        await pilot.press("o")
+        await pilot.pause()
+        await pilot.press("escape")  # cancelling changes nothing either
+        await pilot.pause()
+        assert app.model.line == [3, 3, 4, 2]
+
+
+@sync
+async def test_save_failure_leaves_old_file(tmp_path):
+    target = tmp_path / "g.c4g"
+    save_game(target, Position.from_moves("1"))
+    app = make_app("4453")
+    async with app.run_test(size=(80, 24)):
+        assert not app.save_file(tmp_path)  # a directory
+        assert "is a directory" in app.last_error
+        assert app.save_file(target)
+        assert load_game(target).position.digits() == "4453"
+
+
+@sync
+async def test_enter_moves_and_copy():
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("e")
+        await pilot.pause()
+        app.screen.query_one("#prompt-input").value = "d1 d2 e9"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "moves: move 3 'e9': not a square" in app.last_error
+        assert app.model.line == []
+        await pilot.press("e")
+        await pilot.pause()
+        app.screen.query_one("#prompt-input").value = "1. d1 d2 2. e1"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.position.digits() == "445"
+        await pilot.press("c")
+        assert app.clipboard == "445"
+
+
+@sync
+async def test_threat_map_toggle():
+    # White threatens c1/g1 after d1 e1 f1 (odd, acute); Black has none
+    app = make_app("41516")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("t")
+        info = str(app.query_one("#threat-info").render())
+        assert "White c1 odd ACUTE, g1 odd ACUTE" in info
+        assert "Black none" in info
+        board = str(app.query_one("#board").render())
+        assert board.count("O") == 2  # the two acute odd threats on row 1
+        await pilot.press("t")
+        assert not app.query_one("#threat-info").display
+
+
+@sync
+async def test_node_limit_and_hash_prompts_validate():
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("l")
+        await pilot.pause()
+        app.screen.query_one("#prompt-input").value = "lots"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "node limit: 'lots' is not a number" in app.last_error
+        await pilot.press("l")
+        await pilot.pause()
+        app.screen.query_one("#prompt-input").value = "500k"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.settings.node_limit == 500_000
+        await pilot.press("H")
+        await pilot.pause()
+        app.screen.query_one("#prompt-input").value = "100000"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "hash size: 100000 is out of range" in app.last_error
+
+
+def test_parse_count():
+    assert parse_count("2M", "x", 1, 10**9) == 2_000_000
+    assert parse_count("1_500", "x", 1, 10**9) == 1500
+    assert parse_count("1.5k", "x", 1, 10**9) == 1500
+    with pytest.raises(ValueError, match="out of range"):
+        parse_count("0", "x", 1, 10)
+
+
+@sync
+async def test_command_palette_lists_actions():
+    app = make_app()
+    async with app.run_test(size=(80, 24)):
+        titles = {c.title for c in app.get_system_commands(app.screen)}
+        for t in ("Undo", "Redo", "Threats", "Pause", "Step", "Step N nodes", "Node limit",
+                  "Hash size", "Open", "Save", "Enter moves", "Copy", "Auto"):
+            assert t in titles, t
+
+
+@sync
+async def test_engine_not_available_state():
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert "engine not available" in str(app.query_one("#status").render())
+        await pilot.press("space")
+        assert "analysis search is not available" in app.last_error
