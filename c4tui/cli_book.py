@@ -1,9 +1,291 @@
-"""Commands registered by this module (being written; see docs/engine-api.md)."""
+"""``c4tui book``: build, inspect, verify and cross-check the opening book."""
 
 from __future__ import annotations
 
+import random
+import time
+from pathlib import Path
+from typing import Annotated
+
 import typer
+from rich.console import Console
+from rich.table import Table
+
+book_app = typer.Typer(
+    help="The opening book: exact scores of every early position.",
+    no_args_is_help=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+_out = Console()
+_err = Console(stderr=True)
 
 
 def register(app: typer.Typer) -> None:
-    """Add this module's commands to the CLI."""
+    """Add the ``book`` command group to the CLI."""
+    app.add_typer(book_app, name="book")
+
+
+def _fail(message: str) -> None:
+    _err.print(f"[red]error:[/] {message}", highlight=False)
+    raise typer.Exit(1)
+
+
+def _default_out() -> Path:
+    import c4tui.book as pkg
+    from c4tui.book import DEFAULT_BOOK_NAME
+
+    return Path(pkg.__file__).resolve().parent / DEFAULT_BOOK_NAME
+
+
+def _book_path(path: Path | None) -> Path:
+    if path is not None:
+        return path
+    from c4tui.book import default_path
+
+    p = default_path()
+    return p if p is not None else _default_out()
+
+
+@book_app.command()
+def build(
+    plies: Annotated[int, typer.Option("--plies", help="Disc count of the book positions.")] = 8,
+    workers: Annotated[
+        int, typer.Option("--workers", "-w", help="Worker processes (0: in-process).")
+    ] = 2,
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Book file [default: the shipped one].")
+    ] = None,
+    checkpoint: Annotated[
+        Path | None,
+        typer.Option("--checkpoint", help="Checkpoint file [default: OUT with suffix .c4ck]."),
+    ] = None,
+    root: Annotated[
+        str, typer.Option("--root", help="Only positions below these moves (digits).")
+    ] = "",
+    hash_mb: Annotated[
+        int, typer.Option("--hash-mb", help="Transposition table per worker (MB).")
+    ] = 64,
+    block: Annotated[
+        int, typer.Option("--block", help="Positions per work unit (new builds).")
+    ] = 64,
+    every: Annotated[
+        float, typer.Option("--checkpoint-every", help="Seconds between checkpoints.")
+    ] = 120.0,
+    limit: Annotated[
+        int | None, typer.Option("--limit", help="Stop after about N more positions.")
+    ] = None,
+    progress: Annotated[
+        bool, typer.Option("--progress/--no-progress", help="Live progress bar.")
+    ] = True,
+) -> None:
+    """Solve every position with PLIES discs (resumes from the checkpoint if there is one)."""
+    from c4tui.book.builder import BuildError, build_book
+    from c4tui.engine.position import IllegalMoveError
+
+    out = out or _default_out()
+    if not 0 <= plies <= 20:
+        _fail(f"--plies {plies}: expected 0-20")
+    if workers < 0 or workers > 64:
+        _fail(f"--workers {workers}: expected 0-64")
+    if not 1 <= hash_mb <= 65536:
+        _fail(f"--hash-mb {hash_mb}: expected 1-65536")
+    if not 1 <= block <= 65535:
+        _fail(f"--block {block}: expected 1-65535")
+    if not out.parent.is_dir():
+        _fail(f"--out {out}: directory {out.parent} does not exist")
+    try:
+        rep = build_book(
+            plies,
+            out,
+            workers=workers,
+            checkpoint=checkpoint,
+            root=root,
+            hash_mb=hash_mb,
+            block_size=block,
+            checkpoint_every=every,
+            limit=limit,
+            progress=progress,
+            console=_err,
+        )
+    except (BuildError, IllegalMoveError, ValueError) as exc:
+        _fail(str(exc))
+        return
+    left = rep.total - rep.solved
+    _out.print(
+        f"solved {rep.solved}/{rep.total} positions "
+        f"({rep.run_positions} in this run, {rep.run_seconds:.0f} s: {rep.rate:.3f} pos/s, "
+        f"{rep.cpu_per_position:.3f} CPU s/pos, {rep.run_nodes} nodes)",
+        highlight=False,
+    )
+    if rep.finished:
+        _out.print(f"book written: {rep.out}", highlight=False)
+    else:
+        est = left * rep.cpu_per_position / 3600 if rep.run_positions else float("nan")
+        why = "interrupted" if rep.interrupted else "stopped"
+        _out.print(
+            f"{why}: {left} positions left (~{est:.1f} CPU hours at this run's rate); "
+            f"checkpoint {rep.checkpoint}; run the same command to resume",
+            highlight=False,
+        )
+        if rep.interrupted:
+            raise typer.Exit(130)
+
+
+@book_app.command()
+def info(
+    path: Annotated[
+        Path | None, typer.Argument(help="Book or checkpoint [default: shipped book].")
+    ] = None,
+):
+    """Show a book's plies, entries, size and checksum (or a checkpoint's progress)."""
+    from c4tui.book import BookError, load
+    from c4tui.book.checkpoint import Checkpoint, CheckpointError, is_checkpoint
+
+    p = _book_path(path)
+    if is_checkpoint(p):
+        try:
+            ck = Checkpoint.load(p)
+        except CheckpointError as exc:
+            _fail(str(exc))
+            return
+        _print_checkpoint(p, ck)
+        return
+    t0 = time.perf_counter()
+    try:
+        book = load(p)
+    except BookError as exc:
+        _fail(str(exc))
+        return
+    ms = (time.perf_counter() - t0) * 1000
+    sc = book.scores
+    t = Table(show_header=False, box=None)
+    t.add_row("file", str(p))
+    t.add_row("plies", ", ".join(map(str, book.ply_list)) or "-")
+    t.add_row("entries", f"{len(book)}")
+    t.add_row("size", f"{p.stat().st_size} bytes")
+    t.add_row("checksum", f"sha256:{book.checksum_hex}")
+    t.add_row(
+        "outcomes",
+        f"{int((sc > 0).sum())} wins, {int((sc == 0).sum())} draws, {int((sc < 0).sum())} losses"
+        " (side to move)",
+    )
+    t.add_row("load time", f"{ms:.1f} ms")
+    _out.print(t)
+
+
+def _print_checkpoint(p: Path, ck) -> None:
+    done = ck.solved
+    secs = ck.done_seconds()
+    t = Table(show_header=False, box=None)
+    t.add_row("checkpoint", str(p))
+    t.add_row("ply", str(ck.ply))
+    t.add_row("solved", f"{done}/{ck.n} ({100 * done / max(ck.n, 1):.2f}%)")
+    t.add_row("blocks", f"{ck.blocks - len(ck.pending_blocks())}/{ck.blocks} of {ck.block_size}")
+    t.add_row("worker CPU", f"{secs / 3600:.2f} h, {int(ck.nodes.sum())} nodes")
+    if done:
+        per = secs / done
+        t.add_row(
+            "estimate",
+            f"{per:.3f} CPU s/position -> {per * ck.n / 3600:.1f} CPU h in total, "
+            f"{per * (ck.n - done) / 3600:.1f} h left",
+        )
+    _out.print(t)
+
+
+@book_app.command()
+def verify(
+    path: Annotated[Path | None, typer.Argument(help="Book file [default: shipped book].")] = None,
+    sample: Annotated[int, typer.Option("--sample", "-n", help="Entries to re-solve.")] = 20,
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="Random seed (default: random).")
+    ] = None,
+    hash_mb: Annotated[int, typer.Option("--hash-mb")] = 64,
+) -> None:
+    """Re-solve SAMPLE random entries without the book and compare the scores."""
+    from c4tui.book import BookError, key_to_position, load
+    from c4tui.engine.solver import Solver
+
+    p = _book_path(path)
+    try:
+        book = load(p)
+    except BookError as exc:
+        _fail(str(exc))
+        return
+    if sample < 1:
+        _fail(f"--sample {sample}: expected >= 1")
+    if not len(book):
+        _fail(f"{p}: the book is empty")
+    seed = random.randrange(1 << 30) if seed is None else seed
+    rng = random.Random(seed)
+    idx = sorted(rng.sample(range(len(book)), min(sample, len(book))))
+    solver = Solver(hash_mb=hash_mb, book=None)
+    bad = 0
+    t0 = time.perf_counter()
+    for i in idx:
+        key, want = int(book.keys[i]), int(book.scores[i])
+        pos = key_to_position(key)
+        got = solver.solve(pos).score
+        if got != want:
+            bad += 1
+            _out.print(f"MISMATCH {pos.digits()}: book {want}, solver {got}", highlight=False)
+    dt = time.perf_counter() - t0
+    _out.print(
+        f"verified {len(idx)} entries of {p.name} (seed {seed}) in {dt:.1f} s: "
+        f"{len(idx) - bad} agree, {bad} differ",
+        highlight=False,
+    )
+    if bad:
+        raise typer.Exit(1)
+
+
+@book_app.command()
+def crosscheck(
+    path: Annotated[
+        Path | None, typer.Argument(help="8-ply book or checkpoint [default: shipped book].")
+    ] = None,
+) -> None:
+    """Compare win/draw/loss of every entry with bitbully-databases' 8-ply database."""
+    import numpy as np
+
+    from c4tui.book import BookError, load
+    from c4tui.book.checkpoint import Checkpoint, CheckpointError, build_identity, is_checkpoint
+    from c4tui.book.crosscheck import crosscheck_8ply
+    from c4tui.book.enumeration import enumerate_positions
+    from c4tui.book.format import NO_SCORE
+
+    p = _book_path(path)
+    try:
+        if is_checkpoint(p):
+            ck = Checkpoint.load(p)
+            if ck.ply != 8:
+                _fail(f"{p}: a ply-{ck.ply} checkpoint; the database covers 8 plies")
+            enum = enumerate_positions(8)
+            if build_identity(8, "", enum.keys) != ck.identity:
+                _fail(f"{p}: not a checkpoint of the full 8-ply build")
+            done = ck.scores != NO_SCORE
+            keys, scores, what = enum.keys[done], ck.scores[done], "solved entries of"
+        else:
+            book = load(p)
+            if book.ply_list != (8,):
+                _fail(f"{p}: plies {book.ply_list}; the database covers 8 plies only")
+            keys, scores, what = book.keys, book.scores, "entries of"
+    except (BookError, CheckpointError) as exc:
+        _fail(str(exc))
+        return
+    try:
+        res = crosscheck_8ply(np.asarray(keys), np.asarray(scores))
+    except ImportError as exc:
+        _fail(str(exc))
+        return
+    for key, ours, theirs in res.mismatches:
+        _out.print(f"MISMATCH key {key:#x}: ours {ours}, database {theirs:+d}", highlight=False)
+    o = res.by_outcome
+    _out.print(
+        f"cross-checked {res.checked} {what} {p.name} against bitbully-databases 8-ply: "
+        f"{res.agree} agree, {res.checked - res.agree} differ "
+        f"(ours: {o['win']} wins, {o['draw']} draws, {o['loss']} losses)",
+        highlight=False,
+    )
+    if not res.ok:
+        raise typer.Exit(1)
