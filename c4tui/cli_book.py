@@ -9,7 +9,6 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
 book_app = typer.Typer(
     help="The opening book: exact scores of every early position.",
@@ -24,6 +23,12 @@ _err = Console(stderr=True)
 def register(app: typer.Typer) -> None:
     """Add the ``book`` command group to the CLI."""
     app.add_typer(book_app, name="book")
+
+
+def _rows(rows: list[tuple[str, str]]) -> None:
+    """Key-value lines, never wrapped (checksums stay on one line for scripts)."""
+    for k, v in rows:
+        _out.print(f"{k:<11} {v}", highlight=False, soft_wrap=True)
 
 
 def _fail(message: str) -> None:
@@ -84,8 +89,8 @@ def build(
     from c4tui.engine.position import IllegalMoveError
 
     out = out or _default_out()
-    if not 0 <= plies <= 20:
-        _fail(f"--plies {plies}: expected 0-20")
+    if not 0 <= plies <= 42:
+        _fail(f"--plies {plies}: expected 0-42")
     if workers < 0 or workers > 64:
         _fail(f"--workers {workers}: expected 0-64")
     if not 1 <= hash_mb <= 65536:
@@ -159,38 +164,44 @@ def info(
         return
     ms = (time.perf_counter() - t0) * 1000
     sc = book.scores
-    t = Table(show_header=False, box=None)
-    t.add_row("file", str(p))
-    t.add_row("plies", ", ".join(map(str, book.ply_list)) or "-")
-    t.add_row("entries", f"{len(book)}")
-    t.add_row("size", f"{p.stat().st_size} bytes")
-    t.add_row("checksum", f"sha256:{book.checksum_hex}")
-    t.add_row(
-        "outcomes",
-        f"{int((sc > 0).sum())} wins, {int((sc == 0).sum())} draws, {int((sc < 0).sum())} losses"
-        " (side to move)",
+    _rows(
+        [
+            ("file", str(p)),
+            ("format", "c4tui book v1"),
+            ("plies", ", ".join(map(str, book.ply_list)) or "-"),
+            ("entries", f"{len(book)}"),
+            ("size", f"{p.stat().st_size} bytes"),
+            ("checksum", f"sha256:{book.checksum_hex}"),
+            (
+                "outcomes",
+                f"{int((sc > 0).sum())} wins, {int((sc == 0).sum())} draws, "
+                f"{int((sc < 0).sum())} losses (side to move)",
+            ),
+            ("load time", f"{ms:.1f} ms"),
+        ]
     )
-    t.add_row("load time", f"{ms:.1f} ms")
-    _out.print(t)
 
 
 def _print_checkpoint(p: Path, ck) -> None:
     done = ck.solved
     secs = ck.done_seconds()
-    t = Table(show_header=False, box=None)
-    t.add_row("checkpoint", str(p))
-    t.add_row("ply", str(ck.ply))
-    t.add_row("solved", f"{done}/{ck.n} ({100 * done / max(ck.n, 1):.2f}%)")
-    t.add_row("blocks", f"{ck.blocks - len(ck.pending_blocks())}/{ck.blocks} of {ck.block_size}")
-    t.add_row("worker CPU", f"{secs / 3600:.2f} h, {int(ck.nodes.sum())} nodes")
+    rows = [
+        ("checkpoint", str(p)),
+        ("ply", str(ck.ply)),
+        ("solved", f"{done}/{ck.n} ({100 * done / max(ck.n, 1):.2f}%)"),
+        ("blocks", f"{ck.blocks - len(ck.pending_blocks())}/{ck.blocks} of {ck.block_size}"),
+        ("worker CPU", f"{secs / 3600:.2f} h, {int(ck.nodes.sum())} nodes"),
+    ]
     if done:
         per = secs / done
-        t.add_row(
-            "estimate",
-            f"{per:.3f} CPU s/position -> {per * ck.n / 3600:.1f} CPU h in total, "
-            f"{per * (ck.n - done) / 3600:.1f} h left",
+        rows.append(
+            (
+                "estimate",
+                f"{per:.3f} CPU s/position -> {per * ck.n / 3600:.1f} CPU h in total, "
+                f"{per * (ck.n - done) / 3600:.1f} CPU h left",
+            )
         )
-    _out.print(t)
+    _rows(rows)
 
 
 @book_app.command()

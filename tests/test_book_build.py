@@ -1,0 +1,247 @@
+"""The book builder: exact scores, checkpoints, resume after interruption, workers.
+
+Opening positions take the exact solver seconds each, so these tests build "subtree books":
+every position with 34 discs below a 30-disc root (42 positions), solved by a small
+pure-Python reference solver (exact minimax with memo) or by the engine's solver.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from c4tui.book import load, make_book, plies_mask
+from c4tui.book.builder import BuildError, build_book
+from c4tui.book.checkpoint import Checkpoint
+from c4tui.book.enumeration import enumerate_positions
+from c4tui.book.format import NO_SCORE, encode
+from c4tui.engine.geometry import BOARD, BOTTOM, SIZE
+from c4tui.engine.position import Position, winning_squares
+
+ROOT = "536651266724315115167475513262"
+PLY = 34
+HERE = Path(__file__).resolve().parent
+
+
+class RefResult:
+    def __init__(self, score: int, nodes: int) -> None:
+        self.score, self.nodes = score, nodes
+
+
+class RefSolver:
+    """Exact minimax with a memo: slow, obviously right, fine for 8 empty squares."""
+
+    def __init__(self, hash_mb: int, delay: float = 0.0, fail_after: int | None = None):
+        self.memo: dict[tuple[int, int], int] = {}
+        self.delay, self.fail_after, self.calls = delay, fail_after, 0
+
+    def _neg(self, cur: int, mask: int, ply: int) -> int:
+        if ply == SIZE:
+            return 0
+        hit = self.memo.get((cur, mask))
+        if hit is not None:
+            return hit
+        playable = (mask + BOTTOM) & BOARD
+        if winning_squares(cur, mask) & playable:
+            best = (SIZE + 1 - ply) // 2
+        else:
+            best = -99
+            while playable:
+                move = playable & -playable
+                playable ^= move
+                best = max(best, -self._neg(cur ^ mask, mask | move, ply + 1))
+        self.memo[(cur, mask)] = best
+        return best
+
+    def solve(self, pos: Position) -> RefResult:
+        self.calls += 1
+        if self.fail_after is not None and self.calls > self.fail_after:
+            raise KeyboardInterrupt  # as if Ctrl-C arrived in the middle of a block
+        if self.delay:
+            time.sleep(self.delay)
+        n = len(self.memo)
+        return RefResult(self._neg(pos.current, pos.mask, pos.ply), len(self.memo) - n + 1)
+
+
+def ref_factory(hash_mb: int) -> RefSolver:
+    return RefSolver(hash_mb)
+
+
+def slow_ref_factory(hash_mb: int) -> RefSolver:
+    return RefSolver(hash_mb, delay=0.15)
+
+
+@pytest.fixture(scope="module")
+def reference_book():
+    e = enumerate_positions(PLY, ROOT)
+    ref = RefSolver(1)
+    scores = [ref.solve(Position.from_moves(m)).score for m in e.moves]
+    return make_book(e.keys, scores, plies_mask([PLY]))
+
+
+def _build(tmp_path, name="b.c4b", **kw):
+    kw.setdefault("workers", 0)
+    kw.setdefault("block_size", 4)
+    kw.setdefault("solver_factory", ref_factory)
+    return build_book(PLY, tmp_path / name, root=ROOT, progress=False, **kw)
+
+
+def test_build_writes_exact_book(tmp_path, reference_book):
+    rep = _build(tmp_path)
+    assert rep.finished and not rep.interrupted and rep.solved == rep.total == 42
+    book = load(tmp_path / "b.c4b")
+    assert book.ply_list == (PLY,)
+    assert np.array_equal(book.keys, reference_book.keys)
+    assert np.array_equal(book.scores, reference_book.scores)
+    assert set(book.scores.tolist()) - {0}  # not all draws: the comparison means something
+
+
+def test_resume_after_limit_and_after_interrupt(tmp_path, reference_book):
+    # 1) stop after two blocks (8 positions): nothing written but the checkpoint
+    rep = _build(tmp_path, limit=8)
+    assert not rep.finished and rep.solved == 8 and not (tmp_path / "b.c4b").exists()
+    ck = Checkpoint.load(rep.checkpoint)
+    assert ck.solved == 8 and np.all(ck.scores[:8] != NO_SCORE) and ck.seconds[:2].min() > 0
+
+    # 2) "Ctrl-C" in the middle of the 3rd block of this run: the partial block is dropped
+    def interrupting(hash_mb):
+        return RefSolver(hash_mb, fail_after=10)
+
+    rep = _build(tmp_path, solver_factory=interrupting)
+    assert rep.interrupted and not rep.finished
+    assert rep.solved_before == 8 and rep.solved == 16  # blocks 3 and 4, not the 5th
+    ck = Checkpoint.load(rep.checkpoint)
+    assert ck.pending_blocks()[0] == 4 and np.all(ck.scores[16:] == NO_SCORE)
+
+    # 3) resume to the end: same book as one uninterrupted build
+    rep = _build(tmp_path)
+    assert rep.finished and rep.solved_before == 16 and rep.run_positions == 42 - 16
+    assert encode(load(tmp_path / "b.c4b")) == encode(reference_book)
+
+
+def test_checkpoint_of_another_build_is_refused(tmp_path):
+    _build(tmp_path, limit=4)
+    ck = tmp_path / "b.c4ck"
+    with pytest.raises(BuildError, match="another build"):
+        build_book(
+            PLY - 1,
+            tmp_path / "b.c4b",
+            root=ROOT,
+            workers=0,
+            progress=False,
+            checkpoint=ck,
+            solver_factory=ref_factory,
+        )
+    ck.write_bytes(ck.read_bytes()[:-7])
+    with pytest.raises(BuildError, match="corrupt|truncated"):
+        _build(tmp_path)
+
+
+def test_checkpoint_write_is_atomic(tmp_path, monkeypatch):
+    _build(tmp_path, limit=4)
+    ck_path = tmp_path / "b.c4ck"
+    before = ck_path.read_bytes()
+
+    def broken_replace(src, dst):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "replace", broken_replace)
+    ck = Checkpoint.load(ck_path)
+    ck.scores[:] = 0
+    with pytest.raises(OSError):
+        ck.save(ck_path)
+    assert ck_path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["b.c4ck"]  # no temp file left
+
+
+def test_worker_processes_and_sigterm_resume(tmp_path, reference_book):
+    """Two spawned workers; SIGTERM mid-build leaves a consistent checkpoint; resume."""
+    out = tmp_path / "w.c4b"
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1]);"
+        "import test_book_build as t;"
+        "from c4tui.book.builder import build_book;"
+        "r = build_book(t.PLY, sys.argv[2], root=t.ROOT, workers=2, block_size=2,"
+        " checkpoint_every=0.0, progress=False, solver_factory=t.slow_ref_factory);"
+        "sys.exit(3 if r.interrupted else 0)"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", code, str(HERE), str(out)])
+    ck_path = out.with_suffix(".c4ck")
+    deadline = time.monotonic() + 120
+    solved = 0
+    while time.monotonic() < deadline and proc.poll() is None:
+        if ck_path.exists():
+            solved = Checkpoint.load(ck_path).solved  # always readable: atomic writes
+            if solved >= 6:
+                break
+        time.sleep(0.05)
+    assert proc.poll() is None, "the build ended before it could be interrupted"
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=60) == 3
+    ck = Checkpoint.load(ck_path)
+    assert 6 <= ck.solved < 42 and not out.exists()
+    done = ck.scores != NO_SCORE
+    want = {
+        k: s
+        for k, s in zip(reference_book.keys.tolist(), reference_book.scores.tolist(), strict=True)
+    }
+    keys = enumerate_positions(PLY, ROOT).keys
+    assert [want[k] for k in keys[done].tolist()] == ck.scores[done].tolist()
+
+    rep = build_book(PLY, out, root=ROOT, workers=2, progress=False, solver_factory=ref_factory)
+    assert rep.finished and rep.solved_before == ck.solved
+    assert encode(load(out)) == encode(reference_book)
+
+
+def test_engine_solver_builds_the_same_book(tmp_path, reference_book):
+    """The real builder path: default (engine) solver in two worker processes."""
+    rep = build_book(
+        PLY, tmp_path / "e.c4b", root=ROOT, workers=2, block_size=8, hash_mb=4, progress=False
+    )
+    assert rep.finished
+    assert encode(load(tmp_path / "e.c4b")) == encode(reference_book)
+
+
+def test_cli_build_info_verify(tmp_path, reference_book):
+    from typer.testing import CliRunner
+
+    from c4tui.cli import app
+
+    runner = CliRunner()
+    out = tmp_path / "c.c4b"
+    r = runner.invoke(
+        app,
+        [
+            "book",
+            "build",
+            "--plies",
+            str(PLY),
+            "--root",
+            ROOT,
+            "--workers",
+            "0",
+            "--out",
+            str(out),
+            "--no-progress",
+            "--hash-mb",
+            "4",
+        ],
+    )
+    assert r.exit_code == 0, r.output
+    assert "book written" in r.output
+    r = runner.invoke(app, ["book", "info", str(out)])
+    assert r.exit_code == 0 and "42" in r.output and reference_book.checksum_hex in r.output
+    r = runner.invoke(app, ["book", "info", str(out.with_suffix(".c4ck"))])
+    assert r.exit_code == 0 and "42/42" in r.output
+    r = runner.invoke(app, ["book", "verify", str(out), "--sample", "10", "--seed", "1"])
+    assert r.exit_code == 0 and "10 agree, 0 differ" in r.output, r.output
+    # a damaged book: one error line, exit code 1
+    out.write_bytes(out.read_bytes()[:-1])
+    r = runner.invoke(app, ["book", "info", str(out)])
+    assert r.exit_code == 1 and "truncated" in r.output
