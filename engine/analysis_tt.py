@@ -1,0 +1,161 @@
+"""Transposition tables of the analysis search (thesis 4.2, 4.3, listing 4.1).
+
+Zobrist keys: 84 fixed 64-bit random numbers (a White and a Black disc on each of the 42
+squares), XORed incrementally as discs are played; the whole 64-bit key is stored and
+compared (verified keys), the low bits are the address.
+
+MILTON's tables 1 and 2 are two arrays of the same size addressed by the same bits:
+table 1 always replaces, table 2 replaces only with an equal or greater depth. On a probe
+the entry of table 1 wins when both match (MILTON found that best). Table 3, the
+recognition table, holds exact values of recognized endgames and survives between
+searches; it is the only one not cleared before each move.
+
+Entry layout: two ``uint64`` words, the key and the data word:
+bits 0-15 value + 32768, 16-23 depth in half plies, 24-25 flag, 26-28 move + 1,
+29 "exact mode" (stored during a full-depth iteration, whose values are all exact).
+Kernels reach the tables through raw addresses (``engine/mem.py``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .geometry import H1, SIZE, WIDTH
+from .mem import load_u64, store_u64
+
+EXACT = 1
+LOWER = 2  #: the value is a lower bound (fail high)
+UPPER = 3  #: the value is an upper bound (fail low)
+
+ENTRY_BYTES = 16
+EXACT_MODE_BIT = np.uint64(1 << 29)
+
+_M16 = np.uint64(0xFFFF)
+_M8 = np.uint64(0xFF)
+_M3 = np.uint64(3)
+_M7 = np.uint64(7)
+
+
+def _zobrist() -> np.ndarray:
+    """``ZOBRIST[player * 64 + bit]``: the random number of a disc of ``player`` on ``bit``."""
+    rng = np.random.default_rng(0x4D494C544F4E)  # fixed: searches are deterministic
+    z = np.zeros(128, dtype=np.uint64)
+    for c in range(WIDTH):
+        for r in range(H1 - 1):
+            for p in range(2):
+                z[p * 64 + c * H1 + r] = rng.integers(1, 2**64 - 1, dtype=np.uint64)
+    return z
+
+
+ZOBRIST = _zobrist()
+
+
+def zobrist_key(white: int, black: int) -> int:
+    """Zobrist key of a position given the bitboards of White's and Black's discs."""
+    k = 0
+    for bit in range(64):
+        if white >> bit & 1:
+            k ^= int(ZOBRIST[bit])
+        if black >> bit & 1:
+            k ^= int(ZOBRIST[64 + bit])
+    return k
+
+
+def table_entries(hash_mb: float) -> int:
+    """Entries per table (a power of two) so that tables 1 and 2 together fit ``hash_mb``."""
+    total = int(hash_mb * (1 << 20)) // (2 * ENTRY_BYTES)
+    n = 1
+    while n * 2 <= total:
+        n *= 2
+    return max(n, 1024)
+
+
+def new_table(entries: int) -> np.ndarray:
+    """A zeroed table: ``entries`` rows of (key, data)."""
+    return np.zeros(entries * 2, dtype=np.uint64)
+
+
+@njit(nogil=True, cache=True, inline="always")
+def pack(value, depth2, flag, move, exact_mode):
+    d = depth2
+    if d < 0:
+        d = 0
+    if d > 255:
+        d = 255
+    w = (np.uint64(value + 32768) & _M16) | (np.uint64(d) << np.uint64(16)) | \
+        (np.uint64(flag) << np.uint64(24)) | (np.uint64(move + 1) << np.uint64(26))
+    if exact_mode:
+        w |= EXACT_MODE_BIT
+    return w
+
+
+@njit(nogil=True, cache=True, inline="always")
+def d_value(w):
+    return np.int64(w & _M16) - 32768
+
+
+@njit(nogil=True, cache=True, inline="always")
+def d_depth(w):
+    return np.int64((w >> np.uint64(16)) & _M8)
+
+
+@njit(nogil=True, cache=True, inline="always")
+def d_flag(w):
+    return np.int64((w >> np.uint64(24)) & _M3)
+
+
+@njit(nogil=True, cache=True, inline="always")
+def d_move(w):
+    return np.int64((w >> np.uint64(26)) & _M7) - 1
+
+
+@njit(nogil=True, cache=True, inline="always")
+def d_exact(w):
+    return (w & EXACT_MODE_BIT) != np.uint64(0)
+
+
+@njit(nogil=True, cache=True, inline="always")
+def probe(t, tmask, key):
+    """Data word of ``key`` in table at address ``t`` (0 if absent)."""
+    i = np.int64(key & tmask) * 2
+    if load_u64(t, i) == key:
+        return load_u64(t, i + 1)
+    return np.uint64(0)
+
+
+@njit(nogil=True, cache=True, inline="always")
+def store_always(t, tmask, key, data):
+    """Table 1: always replace."""
+    i = np.int64(key & tmask) * 2
+    store_u64(t, i, key)
+    store_u64(t, i + 1, data)
+
+
+@njit(nogil=True, cache=True, inline="always")
+def store_deeper(t, tmask, key, data):
+    """Table 2: replace only an entry of smaller depth (or the same position)."""
+    i = np.int64(key & tmask) * 2
+    old = load_u64(t, i + 1)
+    if load_u64(t, i) == key or old == np.uint64(0) or d_depth(data) >= d_depth(old):
+        store_u64(t, i, key)
+        store_u64(t, i + 1, data)
+
+
+@njit(nogil=True, cache=True, inline="always")
+def rec_probe(t, tmask, key):
+    """Recognition table: ``(found, value)``; values are exact, real band."""
+    i = np.int64(key & tmask) * 2
+    if load_u64(t, i) == key:
+        return True, np.int64(load_u64(t, i + 1) & _M16) - 32768
+    return False, 0
+
+
+@njit(nogil=True, cache=True, inline="always")
+def rec_store(t, tmask, key, value):
+    i = np.int64(key & tmask) * 2
+    store_u64(t, i, key)
+    store_u64(t, i + 1, np.uint64(value + 32768) & _M16)
+
+
+assert SIZE == 42
