@@ -242,6 +242,7 @@ def atomic_write(path: Path, data: bytes) -> None:
     path = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        os.fchmod(fd, 0o644)  # mkstemp creates 0600; books and checkpoints are shared data
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()

@@ -148,6 +148,10 @@ def info(
     from c4tui.book.checkpoint import Checkpoint, CheckpointError, is_checkpoint
 
     p = _book_path(path)
+    ck_default = p.with_suffix(".c4ck")
+    if path is None and not p.exists() and ck_default.exists():
+        _out.print(f"{p.name} is not built yet; the build's checkpoint:", highlight=False)
+        p = ck_default
     if is_checkpoint(p):
         try:
             ck = Checkpoint.load(p)
@@ -204,9 +208,38 @@ def _print_checkpoint(p: Path, ck) -> None:
     _rows(rows)
 
 
+def _entries(path: Path | None):
+    """(keys, scores, label) of a book, or of the solved part of a full-build checkpoint."""
+    import numpy as np
+
+    from c4tui.book import BookError, load
+    from c4tui.book.checkpoint import Checkpoint, CheckpointError, build_identity, is_checkpoint
+    from c4tui.book.enumeration import enumerate_positions
+    from c4tui.book.format import NO_SCORE
+
+    p = _book_path(path)
+    if path is None and not p.exists() and p.with_suffix(".c4ck").exists():
+        p = p.with_suffix(".c4ck")
+    try:
+        if is_checkpoint(p):
+            ck = Checkpoint.load(p)
+            enum = enumerate_positions(ck.ply)
+            if build_identity(ck.ply, "", enum.keys) != ck.identity:
+                _fail(f"{p}: not a checkpoint of a full build (built below a --root?)")
+            done = ck.scores != NO_SCORE
+            return enum.keys[done], ck.scores[done], (ck.ply,), f"solved entries of {p.name}"
+        book = load(p)
+        return book.keys, book.scores, book.ply_list, f"entries of {p.name}"
+    except (BookError, CheckpointError) as exc:
+        _fail(str(exc))
+    return np.zeros(0, np.uint64), np.zeros(0, np.int8), (), ""  # not reached
+
+
 @book_app.command()
 def verify(
-    path: Annotated[Path | None, typer.Argument(help="Book file [default: shipped book].")] = None,
+    path: Annotated[
+        Path | None, typer.Argument(help="Book or checkpoint [default: shipped book].")
+    ] = None,
     sample: Annotated[int, typer.Option("--sample", "-n", help="Entries to re-solve.")] = 20,
     seed: Annotated[
         int | None, typer.Option("--seed", help="Random seed (default: random).")
@@ -214,27 +247,22 @@ def verify(
     hash_mb: Annotated[int, typer.Option("--hash-mb")] = 64,
 ) -> None:
     """Re-solve SAMPLE random entries without the book and compare the scores."""
-    from c4tui.book import BookError, key_to_position, load
+    from c4tui.book import key_to_position
     from c4tui.engine.solver import Solver
 
-    p = _book_path(path)
-    try:
-        book = load(p)
-    except BookError as exc:
-        _fail(str(exc))
-        return
     if sample < 1:
         _fail(f"--sample {sample}: expected >= 1")
-    if not len(book):
-        _fail(f"{p}: the book is empty")
+    keys, scores, _, what = _entries(path)
+    if not len(keys):
+        _fail(f"no {what}: nothing to verify")
     seed = random.randrange(1 << 30) if seed is None else seed
     rng = random.Random(seed)
-    idx = sorted(rng.sample(range(len(book)), min(sample, len(book))))
+    idx = sorted(rng.sample(range(len(keys)), min(sample, len(keys))))
     solver = Solver(hash_mb=hash_mb, book=None)
     bad = 0
     t0 = time.perf_counter()
     for i in idx:
-        key, want = int(book.keys[i]), int(book.scores[i])
+        key, want = int(keys[i]), int(scores[i])
         pos = key_to_position(key)
         got = solver.solve(pos).score
         if got != want:
@@ -242,7 +270,7 @@ def verify(
             _out.print(f"MISMATCH {pos.digits()}: book {want}, solver {got}", highlight=False)
     dt = time.perf_counter() - t0
     _out.print(
-        f"verified {len(idx)} entries of {p.name} (seed {seed}) in {dt:.1f} s: "
+        f"verified {len(idx)} {what} (seed {seed}) in {dt:.1f} s: "
         f"{len(idx) - bad} agree, {bad} differ",
         highlight=False,
     )
@@ -257,35 +285,13 @@ def crosscheck(
     ] = None,
 ) -> None:
     """Compare win/draw/loss of every entry with bitbully-databases' 8-ply database."""
-    import numpy as np
-
-    from c4tui.book import BookError, load
-    from c4tui.book.checkpoint import Checkpoint, CheckpointError, build_identity, is_checkpoint
     from c4tui.book.crosscheck import crosscheck_8ply
-    from c4tui.book.enumeration import enumerate_positions
-    from c4tui.book.format import NO_SCORE
 
-    p = _book_path(path)
+    keys, scores, plies, what = _entries(path)
+    if plies != (8,):
+        _fail(f"{what}: plies {plies}; the database covers 8 plies only")
     try:
-        if is_checkpoint(p):
-            ck = Checkpoint.load(p)
-            if ck.ply != 8:
-                _fail(f"{p}: a ply-{ck.ply} checkpoint; the database covers 8 plies")
-            enum = enumerate_positions(8)
-            if build_identity(8, "", enum.keys) != ck.identity:
-                _fail(f"{p}: not a checkpoint of the full 8-ply build")
-            done = ck.scores != NO_SCORE
-            keys, scores, what = enum.keys[done], ck.scores[done], "solved entries of"
-        else:
-            book = load(p)
-            if book.ply_list != (8,):
-                _fail(f"{p}: plies {book.ply_list}; the database covers 8 plies only")
-            keys, scores, what = book.keys, book.scores, "entries of"
-    except (BookError, CheckpointError) as exc:
-        _fail(str(exc))
-        return
-    try:
-        res = crosscheck_8ply(np.asarray(keys), np.asarray(scores))
+        res = crosscheck_8ply(keys, scores)
     except ImportError as exc:
         _fail(str(exc))
         return
@@ -293,7 +299,7 @@ def crosscheck(
         _out.print(f"MISMATCH key {key:#x}: ours {ours}, database {theirs:+d}", highlight=False)
     o = res.by_outcome
     _out.print(
-        f"cross-checked {res.checked} {what} {p.name} against bitbully-databases 8-ply: "
+        f"cross-checked {res.checked} {what} against bitbully-databases 8-ply: "
         f"{res.agree} agree, {res.checked - res.agree} differ "
         f"(ours: {o['win']} wins, {o['draw']} draws, {o['loss']} losses)",
         highlight=False,
