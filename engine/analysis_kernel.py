@@ -48,6 +48,7 @@ from .analysis_tt import (
     store_always,
     store_deeper,
 )
+from .book_probe import BOOK_MISS, book_probe
 from .geometry import HEIGHT, SIZE, SQUARE_VALUES, WIDTH
 from .mem import load_i64, sleep_us, store_i64
 
@@ -84,7 +85,8 @@ S_ORDER = 10  #: int64[MAX_PLY * 8] ordering scratch
 S_FLAGS = 11
 S_EXACT = 12  #: 1 during a full-depth iteration
 S_EG = 13  #: int64[EG_WORDS] scratch of the endgame recognizer
-S_SIZE = 16
+S_BOOK = 20  #: 20..23: the opening book's probe arguments (keys, scores, n, plies)
+S_SIZE = 24
 
 F_PVS = 1
 F_QUIES = 2
@@ -111,6 +113,18 @@ def _order_values() -> np.ndarray:
 
 
 ORDER_VALUES = _order_values()
+
+
+@njit(nogil=True, cache=True, inline="always")
+def book_value(score, n):
+    """Internal (real band) value of a book score in the solvers' convention at ``n`` discs."""
+    if score == 0:
+        return 0
+    if score > 0:  # the side to move wins with its k-th disc
+        k = SIZE // 2 + 1 - score
+        return WIN - (2 * k - 1 + (n & 1))
+    k = SIZE // 2 + 1 + score  # the opponent wins with its k-th disc
+    return -(WIN - (2 * k - 1 + 1 - (n & 1)))
 
 
 @njit(nogil=True, cache=True)
@@ -172,6 +186,14 @@ def ab(st, cur, mask, key, n, d2, alpha, beta, sply):
     forced = othr & play
     if forced & (forced - _U1):
         return -(WIN - (n + 2))  # two acute threats: lost whatever we play
+
+    # opening book (thesis 4.4, listing 4.2): exact scores of the positions it holds
+    bplies = load_i64(st, S_BOOK + 3)
+    if sply > 0 and bplies != 0:
+        bs = book_probe(load_i64(st, S_BOOK), load_i64(st, S_BOOK + 1),
+                        load_i64(st, S_BOOK + 2), bplies, cur, mask, n)
+        if bs != BOOK_MISS:
+            return book_value(bs, n)
 
     exact_mode = load_i64(st, S_EXACT) != 0
     hmove = -1

@@ -8,12 +8,13 @@ in a background thread (the kernels release the GIL), can pause it exactly (the 
 sleeps in place, using no CPU), step it by iterations or nodes, limit its nodes, and
 offers a non-blocking :meth:`SearchController.snapshot` for a UI to poll.
 
-Scores: for the ``"exact"`` band (a proven win or loss, or any result of a full-depth
-iteration) and the ``"recognized"`` band (a proven result through the recognizer, distance
-not guaranteed shortest) ``score`` is in the solvers' convention (22 - k, see
-``c4tui.engine.scores``). For the ``"heuristic"`` band it is MILTON's evaluation value:
-``±(458 + discs)`` for an expected win/loss, 0 for an expected draw. ``value`` always holds
-the internal value (see ``engine/analysis_eval.py`` for the bands).
+Scores: for the ``"exact"`` band (the result of a full-depth iteration: the solvers' exact
+score) and the ``"recognized"`` band (a proven win or loss before full depth, found by
+search or by the recognizer; the distance is the best found so far and may shrink with
+depth) ``score`` is in the solvers' convention (22 - k, see ``c4tui.engine.scores``).
+For the ``"heuristic"`` band it is MILTON's evaluation value: ``±(458 + discs)`` for an
+expected win/loss, 0 for an expected draw. ``value`` always holds the internal value (see
+``engine/analysis_eval.py`` for the bands).
 """
 
 from __future__ import annotations
@@ -121,7 +122,6 @@ class SearchResult:
     depth: int  #: depth of the last completed iteration (0: none completed)
     reason: str  #: "done", "stopped" or "node_limit"
     value: int = 0
-    book: bool = False  #: answered by the opening book
 
 
 @dataclass(frozen=True)
@@ -149,14 +149,20 @@ def classify(value: int, exact_iteration: bool) -> tuple[int, str]:
     a = abs(value)
     sign = 1 if value > 0 else -1
     if a >= REAL_MIN:
-        return sign * (SIZE // 2 + 1 - (WIN - a + 1) // 2), "exact"
-    if a >= REC_MIN:
-        return sign * (SIZE // 2 + 1 - (REC - a + 1) // 2), "recognized"
-    if exact_iteration:
-        if value != 0:  # a full-depth search has no heuristic leaf
-            raise AssertionError(f"full-depth value {value} is not exact")
-        return 0, "exact"
-    return value, "heuristic"
+        n_end = WIN - a
+    elif a >= REC_MIN:
+        n_end = REC - a
+    else:
+        if exact_iteration:
+            if value != 0:  # a full-depth search has no heuristic leaf
+                raise AssertionError(f"full-depth value {value} is not exact")
+            return 0, "exact"
+        return value, "heuristic"
+    score = sign * (SIZE // 2 + 1 - (n_end + 1) // 2)
+    # Before full depth a proven result's distance is only the best found so far: a
+    # quiescence-extended line can reach a slow win while a quicker one lies beyond the
+    # horizon of a quiet line.
+    return score, "exact" if exact_iteration else "recognized"
 
 
 def _next_window(v: int) -> tuple[int, int]:
@@ -177,22 +183,16 @@ def _zkey(pos: Position) -> int:
     return k
 
 
-def _book_probe(pos: Position) -> dict[int, int] | None:
-    """Exact column scores from the opening book, if a book and its probe are installed."""
+def _load_book() -> object | None:
+    """The default opening book, or None (no book built, disabled or unusable)."""
     try:
-        from . import book_probe  # type: ignore[attr-defined]
-    except Exception:
-        return None
-    fn = getattr(book_probe, "column_scores", None)
-    if fn is None:
+        from c4tui.book import load_default
+    except Exception:  # pragma: no cover - the book package is part of the project
         return None
     try:
-        res = fn(pos)
+        return load_default()
     except Exception:
         return None
-    if not res:
-        return None
-    return {int(c): int(s) for c, s in dict(res).items() if s is not None}
 
 
 # ------------------------------------------------------------------ controller
@@ -234,6 +234,7 @@ class SearchController:
         self._error: BaseException | None = None
         self._pos: Position | None = None
         self._final_elapsed = 0.0
+        self._book: object | None = None  # kept alive: the kernel reads its arrays
 
     # -------------------------------------------------------------- commands
     def start(self, pos: Position, opts: SearchOptions | None = None) -> None:
@@ -275,6 +276,9 @@ class SearchController:
             | (K.F_RECOG if opts.recognition else 0)
         )
         st[K.S_EXACT] = 0
+        self._book = _load_book() if opts.use_book else None
+        args = self._book.probe_args() if self._book is not None else (0, 0, 0, 0)
+        st[K.S_BOOK:K.S_BOOK + 4] = args
         with self._lock:
             self._pos = pos.copy()
             self._iterations = []
@@ -505,14 +509,6 @@ class SearchController:
                         c, (SIZE + 1 - pos.ply) // 2, "exact", (c,), 0, 1, "done",
                         WIN - pos.ply - 1))
                 return
-        if opts.use_book:
-            scores = _book_probe(pos)
-            if scores:
-                best = max(scores, key=lambda col: (scores[col], -CENTER_ORDER.index(col)))
-                with self._lock:
-                    self._finish(pos, "done", SearchResult(
-                        best, scores[best], "exact", (best,), 0, 0, "done", 0, True))
-                return
         key = _zkey(pos)
         max_depth = empties if opts.max_depth is None else min(opts.max_depth, empties)
         ctl = self._ctl
@@ -615,8 +611,6 @@ class SearchController:
                         self._ctl[K.C_CMD] = K.CMD_PAUSE
                         self._pause_requested = True
                         self._mark_paused()
-            if abs(v) >= REAL_MIN:
-                break  # a real win or loss: deeper iterations cannot change it (listing 3.2)
         with self._lock:
             its = self._iterations
             if its:

@@ -1,0 +1,150 @@
+"""Measurements of the analysis search: move accuracy and MILTON's self-play experiment.
+
+``python -m c4tui.engine.analysis_bench accuracy [--nodes N] [--sample K]`` prints the share
+of positions of ``tests/data/positions.txt`` where the chosen move is one of the exactly
+best; ``c4tui selfplay`` (c4tui/cli_analyze.py) plays the self-play experiment.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import sys
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from .geometry import WIDTH
+from .position import Position
+from .search import SearchController, SearchOptions
+
+DEFAULT_POSITIONS = Path(__file__).resolve().parent.parent / "tests" / "data" / "positions.txt"
+
+
+@dataclass(frozen=True)
+class AccuracyResult:
+    correct: int
+    total: int
+    nodes: int
+    seconds: float
+    misses: tuple[str, ...]  #: move strings of the positions answered wrongly
+
+    @property
+    def share(self) -> float:
+        return self.correct / self.total if self.total else 0.0
+
+
+def read_positions(path: Path) -> list[tuple[str, int, list[int | None]]]:
+    """``(moves, score, column scores)`` rows of a positions file (``x``: full column)."""
+    rows = []
+    for i, line in enumerate(path.read_text().splitlines()):
+        parts = line.split()
+        if not parts:
+            continue
+        if len(parts) != 2 + WIDTH:
+            raise ValueError(f"{path}:{i + 1}: expected moves, score and 7 column scores")
+        cols = [None if x == "x" else int(x) for x in parts[2:]]
+        rows.append((parts[0], int(parts[1]), cols))
+    return rows
+
+
+def accuracy(opts: SearchOptions, path: Path = DEFAULT_POSITIONS, sample: int = 1,
+             progress: Callable[[int, int, int], None] | None = None) -> AccuracyResult:
+    """Share of positions (every ``sample``-th) where the search picks an exactly best move."""
+    rows = read_positions(path)[::sample]
+    ctl = SearchController()
+    correct = nodes = 0
+    misses = []
+    t0 = time.perf_counter()
+    for i, (moves, _score, cols) in enumerate(rows):
+        pos = Position.from_moves(moves)
+        ctl.start(pos, opts)
+        ctl.wait()
+        res = ctl.result
+        assert res is not None
+        nodes += res.nodes
+        best = max(s for s in cols if s is not None)
+        if cols[res.best_move] == best:
+            correct += 1
+        else:
+            misses.append(moves)
+        if progress:
+            progress(i + 1, len(rows), correct)
+    ctl.close()
+    return AccuracyResult(correct, len(rows), nodes, time.perf_counter() - t0, tuple(misses))
+
+
+def openings() -> list[str]:
+    """MILTON's 49 two-ply openings: 1. a1 a2, 1. a1 b1, ... 1. g1 g2 (as digit strings)."""
+    return [f"{a}{b}" for a in range(1, WIDTH + 1) for b in range(1, WIDTH + 1)]
+
+
+def play_game(start: str, white: SearchController, black: SearchController,
+              opts_white: SearchOptions, opts_black: SearchOptions) -> int:
+    """Play one game from ``start``; returns 0 White won, 1 Black won, -1 draw."""
+    pos = Position.from_moves(start)
+    while not pos.is_over:
+        ctl, opts = (white, opts_white) if pos.to_move == 0 else (black, opts_black)
+        ctl.start(pos, opts)
+        ctl.wait()
+        res = ctl.result
+        assert res is not None
+        pos.play(res.best_move)
+    return -1 if pos.winner is None else pos.winner
+
+
+def selfplay(opts_a: SearchOptions, opts_b: SearchOptions, starts: Iterable[str] | None = None,
+             progress: Callable[[int, int, int, int], None] | None = None
+             ) -> tuple[int, int, int]:
+    """MILTON's self-play test (thesis 3.1): each opening twice, colours swapped.
+
+    Returns ``(wins, losses, draws)`` of option set A.
+    """
+    a, b = SearchController(), SearchController()
+    w = lo = d = 0
+    for start in starts if starts is not None else openings():
+        for a_white in (True, False):
+            if a_white:
+                r = play_game(start, a, b, opts_a, opts_b)
+            else:
+                r = play_game(start, b, a, opts_b, opts_a)
+            if r == -1:
+                d += 1
+            elif (r == 0) == a_white:
+                w += 1
+            else:
+                lo += 1
+            if progress:
+                progress(w, lo, d, 0)
+    a.close()
+    b.close()
+    return w, lo, d
+
+
+def _main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m c4tui.engine.analysis_bench")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    acc = sub.add_parser("accuracy", help="move accuracy on a positions file")
+    acc.add_argument("--nodes", type=int, default=1_000_000)
+    acc.add_argument("--sample", type=int, default=1, help="every K-th position")
+    acc.add_argument("--file", type=Path, default=DEFAULT_POSITIONS)
+    acc.add_argument("--no-book", action="store_true")
+    args = ap.parse_args(argv)
+    opts = dataclasses.replace(SearchOptions(), node_limit=args.nodes,
+                               use_book=not args.no_book)
+
+    def prog(i: int, n: int, ok: int) -> None:
+        if i % 50 == 0 or i == n:
+            print(f"{i}/{n}: {ok} correct", file=sys.stderr, flush=True)
+
+    r = accuracy(opts, args.file, args.sample, prog)
+    print(f"accuracy {r.correct}/{r.total} = {100 * r.share:.2f}% at {args.nodes} nodes per "
+          f"move; {r.nodes} nodes in {r.seconds:.0f} s ({r.nodes / r.seconds:,.0f} nodes/s)")
+    for m in r.misses:
+        print(f"miss {m}")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(_main())
