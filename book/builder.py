@@ -310,6 +310,7 @@ class _RunState:
             f"= {rate:.3f} pos/s, {self.cpu_seconds / max(self.done_run, 1):.2f} CPU s/pos, "
             f"~{left:.1f} h left",
             highlight=False,
+            soft_wrap=True,
         )
 
 
