@@ -53,12 +53,7 @@ def exact_verdict(score: int | None, pos: Position) -> str:
         return "draw with best play"
     side = pos.to_move if score > 0 else 1 - pos.to_move
     n = moves_to_end(score, pos.ply)
-    return f"{PLAYER_NAMES[side]} wins ({PLAYER_NAMES[side]}'s {_ordinal(n)} move from now)"
-
-
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+    return f"{PLAYER_NAMES[side]} wins in {n}"
 
 
 def white_view_exact(score: int, pos: Position) -> float:
@@ -158,3 +153,96 @@ def pv_text(pos: Position, pv: tuple[int, ...] | list[int]) -> str:
         out.append(f"{COLUMN_NAMES[col]}{p.height(col) + 1}")
         p.play(col)
     return " ".join(out)
+
+
+# --------------------------------------------------------------------- search scores
+def search_value(score: int | None, band: str | None, ply: int) -> ColumnValue | None:
+    """A search score (docs/engine-api.md bands) as a column-style value.
+
+    ``exact``/``recognized``: the solvers' convention (``W3``; ``r`` marks a recognized
+    result whose distance may not be the shortest). ``heuristic``: MILTON's evaluation,
+    ``±(458 + discs)`` for an expected win/loss, 0 for an expected draw (``~W`` ``~L`` ``~=``).
+    """
+    if score is None or band is None:
+        return None
+    if band in ("exact", "recognized"):
+        v = exact_value(score, ply)
+        if v is not None and band == "recognized" and score != 0:
+            return ColumnValue(v.short + "r", v.long + " (recognized)", v.style, score)
+        return v
+    if score > 0:
+        return ColumnValue("~W", "expected win (heuristic)", HEUR_STYLE, score)
+    if score < 0:
+        return ColumnValue("~L", "expected loss (heuristic)", HEUR_STYLE, score)
+    return ColumnValue("~=", "expected draw (heuristic)", HEUR_STYLE, 0)
+
+
+def search_summary(score: int | None, band: str | None, pos: Position) -> str:
+    """``"White wins in 3"``, ``"Black expected to win (eval 475)"`` ..."""
+    if score is None or band is None:
+        return "-"
+    if band in ("exact", "recognized"):
+        text = exact_verdict(score, pos)
+        return text + (" (recognized)" if band == "recognized" and score else "")
+    if score == 0:
+        return "draw expected (eval 0)"
+    side = pos.to_move if score > 0 else 1 - pos.to_move
+    return f"{PLAYER_NAMES[side]} expected to win (eval {score:+d})"
+
+
+def white_view_search(score: int | None, band: str | None, pos: Position) -> float | None:
+    """A search score on the graph's [-1, 1] scale (heuristic wins are short bars)."""
+    if score is None or band is None:
+        return None
+    if band in ("exact", "recognized"):
+        return white_view_exact(score, pos)
+    v = 0.0 if score == 0 else (0.2 if score > 0 else -0.2)
+    return v if pos.to_move == 0 else -v
+
+
+def short_score(score: int | None, band: str | None, ply: int) -> str:
+    """Compact score for the search log: ``W3``, ``L5r``, ``=``, ``+475``."""
+    if score is None:
+        return "-"
+    if band == "heuristic":
+        return f"{score:+d}" if score else "0"
+    v = search_value(score, band, ply)
+    return v.short if v else "-"
+
+
+def bound_text(x: int) -> str:
+    """A window bound; MILTON's ±10000 is shown as ±∞."""
+    return "∞" if x >= 10000 else ("-∞" if x <= -10000 else str(x))
+
+
+def window_text(alpha: int, beta: int) -> str:
+    return f"[{bound_text(alpha)},{bound_text(beta)}]"
+
+
+# ---------------------------------------------------------------------------- verdict
+def milton_verdict(pos: Position, outcome: int, plies: int) -> str:
+    """MILTON's threat-fill verdict in words: who wins if no new threats appear, and why.
+
+    ``outcome`` (+1/0/-1 for the side to move) and ``plies`` (fill steps to the winning
+    disc) come from the engine's evaluation; the reason names the winner's threats that
+    fit the zugzwang rule (White profits from odd threats, Black from even ones).
+    """
+    ts = threats_of(pos)
+    if outcome == 0:
+        if not ts:
+            return "draw if no new threats appear: neither side has a threat"
+        return "draw if no new threats appear: the threats cancel out"
+    winner = pos.to_move if outcome > 0 else 1 - pos.to_move
+    mine = [t for t in ts if t.player == winner]
+    acute = [t for t in mine if t.acute]
+    good = [t for t in mine if t.odd == (winner == 0)]
+    if acute:
+        why = f"acute threat {', '.join(t.name for t in acute)}"
+    elif good:
+        parity = "odd" if winner == 0 else "even"
+        why = f"{parity} threat {', '.join(t.name for t in good)}"
+    elif mine:
+        why = f"threat {', '.join(t.name for t in mine)} (zugzwang)"
+    else:
+        why = "zugzwang"
+    return f"{PLAYER_NAMES[winner]} wins if no new threats appear: {why}; four at fill step {plies}"

@@ -78,6 +78,12 @@ class EngineView:
     search_key: int | None = None  #: key of the position the snapshot belongs to
     search_ply: int = 0
     exact: ExactEntry | None = None  #: for the viewed position
+    #: heuristic column values from short analysis searches of each child position:
+    #: column -> (score, band), the score from the viewed position's side to move
+    columns: dict[int, tuple[int, str]] = field(default_factory=dict)
+    columns_done: bool = False
+    #: MILTON's threat-fill verdict: (outcome for the side to move +1/0/-1, fill plies)
+    verdict: tuple[int, int] | None = None
     settings: SearchSettings = field(default_factory=SearchSettings)
 
 
@@ -127,6 +133,12 @@ class EngineBridge:
         self._search_ply = 0
         self._wanted: Position | None = None
         self._started = False
+        self._colctl: Any = None
+        self._columns: dict[int, dict[int, tuple[int, str]]] = {}
+        self._columns_done: set[int] = set()
+        self._threat_fill: Any = None
+        self._verdicts: dict[int, tuple[int, int]] = {}
+        self._root_reason: dict[int, str] = {}
 
     # ------------------------------------------------------------------ lifecycle
     def start(self) -> None:
@@ -159,12 +171,16 @@ class EngineBridge:
             if has_search:
                 self._search_mod = importlib.import_module("c4tui.engine.search")
                 self._ctl = self._search_mod.SearchController()
+                self._colctl = self._search_mod.SearchController()
+                if _module_exists("c4tui.engine.analysis_eval"):
+                    ev = importlib.import_module("c4tui.engine.analysis_eval")
+                    self._threat_fill = getattr(ev, "threat_fill", None)
         except Exception as exc:  # any failure: say it, keep the board usable
             self._set_state(FAILED, f"{type(exc).__name__}: {exc}".splitlines()[0])
             return
         missing = [n for n, ok in (("solver", has_solver), ("search", has_search)) if not ok]
         self._set_state(READY, f"{' and '.join(missing)} not available yet" if missing else "")
-        if self._solver is not None:
+        if self._solver is not None or self._threat_fill is not None:
             self._spawn(self._exact_loop, "engine-exact")
         if self._ctl is not None:
             self._spawn(self._search_loop, "engine-search")
@@ -233,6 +249,9 @@ class EngineBridge:
                 search_key=self._search_key,
                 search_ply=self._search_ply,
                 exact=self._exact.get(pos.key()),
+                columns=dict(self._columns.get(pos.key(), {})),
+                columns_done=pos.key() in self._columns_done,
+                verdict=self._verdicts.get(pos.key()),
                 settings=replace(self.settings),
             )
 
@@ -250,7 +269,10 @@ class EngineBridge:
             self._exact_wake.clear()
             with self._lock:
                 pos = self._exact_want
-                if pos is None or pos.key() in self._exact:
+            if pos is not None and self._threat_fill is not None:
+                self._compute_verdict(pos)
+            with self._lock:
+                if solver is None or pos is None or pos.key() in self._exact:
                     continue
                 key = pos.key()
                 self._exact[key] = ExactEntry("solving")
@@ -279,6 +301,22 @@ class EngineBridge:
                     self._exact[key] = entry
             self._exact_wake.set()  # the wanted position may have changed meanwhile
 
+    def _compute_verdict(self, pos: Position) -> None:
+        """MILTON's threat-fill evaluation of ``pos`` (microseconds, worker thread only)."""
+        key = pos.key()
+        with self._lock:
+            if key in self._verdicts:
+                return
+        try:
+            import numpy as np
+
+            outcome, plies = self._threat_fill(np.uint64(pos.current), np.uint64(pos.mask))
+            value = (int(outcome), int(plies))
+        except Exception:
+            return
+        with self._lock:
+            self._verdicts[key] = value
+
     def _options(self) -> Any:
         s = self.settings
         return self._search_mod.SearchOptions(node_limit=s.node_limit, hash_mb=s.hash_mb)
@@ -287,17 +325,76 @@ class EngineBridge:
         """Search worker: run the UI's commands against the controller, in order."""
         ctl = self._ctl
         while True:
-            name, arg = self._commands.get()
-            if name == "quit" or self._shutdown.is_set():
+            try:
+                name, arg = self._commands.get(timeout=0.2)
+            except queue.Empty:
                 try:
-                    ctl.close()
-                except Exception:
-                    pass
+                    self._column_searches()
+                except Exception as exc:
+                    self._set_state(READY, f"column search: {exc}".splitlines()[0])
+                continue
+            if name == "quit" or self._shutdown.is_set():
+                for c in (ctl, self._colctl):
+                    try:
+                        c.close()
+                    except Exception:
+                        pass
                 return
             try:
                 self._run_command(ctl, name, arg)
             except Exception as exc:
                 self._set_state(READY, f"search: {exc}".splitlines()[0])
+
+    def _column_searches(self) -> None:
+        """When the root search has ended and the exact solver gave up, search each child
+        position briefly for a heuristic value per column (one job at a time, abandoned
+        as soon as a command arrives)."""
+        with self._lock:
+            pos = self._wanted
+            key = self._search_key
+        if pos is None or key is None or pos.key() != key or key in self._columns_done:
+            return
+        snap = self._ctl.snapshot()
+        if snap is None or snap.state not in ("done", "node_limit"):
+            return
+        with self._lock:
+            exact = self._exact.get(key)
+        if self._solver is not None and (exact is None or exact.status in ("solving", "done")):
+            return
+        limit = max(20_000, min(self.settings.node_limit // 7, 500_000))
+        opts = self._search_mod.SearchOptions(node_limit=limit, hash_mb=self.settings.hash_mb)
+        for col in pos.legal_moves():
+            with self._lock:
+                if col in self._columns.get(key, {}):
+                    continue
+            if pos.is_winning_move(col):
+                value = (self._win_now(pos), "exact")
+            else:
+                child = pos.copy()
+                child.play(col)
+                if child.is_over:
+                    value = (0, "exact")
+                else:
+                    self._colctl.start(child, opts)
+                    while not self._colctl.wait(0.02):
+                        if not self._commands.empty() or self._shutdown.is_set():
+                            self._colctl.stop()
+                            self._colctl.wait(1.0)
+                            return
+                    res = self._colctl.snapshot()
+                    if res.score is None:
+                        return
+                    value = (-int(res.score), str(res.band))
+            with self._lock:
+                self._columns.setdefault(key, {})[col] = value
+        with self._lock:
+            self._columns_done.add(key)
+
+    @staticmethod
+    def _win_now(pos: Position) -> int:
+        from c4tui.engine.scores import win_score
+
+        return win_score(pos.ply)
 
     def _run_command(self, ctl: Any, name: str, arg: Any) -> None:
         if name == "start":
@@ -328,10 +425,26 @@ class EngineBridge:
                 ctl.resume()
             elif snap is not None and snap.state == "searching":
                 ctl.pause()
-        elif name == "step_iteration":
-            ctl.step_iteration()
-        elif name == "step_nodes":
-            ctl.step_nodes(int(arg))
+        elif name in ("step_iteration", "step_nodes"):
+            snap = ctl.snapshot()
+            with self._lock:
+                pos = self._wanted
+                current = self._search_key
+            if pos is None or pos.is_over:
+                return
+            if snap is None or snap.state not in ("searching", "paused") or (
+                current != pos.key()
+            ):
+                # nothing to step: start a search of the viewed position, paused at once
+                ctl.start(pos, self._options())
+                ctl.pause()
+                with self._lock:
+                    self._search_key, self._search_ply = pos.key(), pos.ply
+                ctl.wait_paused(1.0)
+            if name == "step_iteration":
+                ctl.step_iteration()
+            else:
+                ctl.step_nodes(int(arg))
         elif name == "node_limit":
             self.settings.node_limit = int(arg)
             ctl.set_node_limit(int(arg))

@@ -234,6 +234,9 @@ class C4App(App[None]):
         exact = view.exact if view else self.bridge.exact_for(pos)
         if exact is not None and exact.status == "done" and exact.scores:
             values = an.exact_values(exact.scores, pos.ply)
+        elif view is not None and view.columns:
+            for col, (score, band) in view.columns.items():
+                values[col] = an.search_value(score, band, pos.ply)
         self._w("#board", BoardView).set_state(pos, values)
 
     def _refresh_threats(self, pos: Position) -> None:
@@ -254,7 +257,11 @@ class C4App(App[None]):
         over = an.game_over_text(pos)
         if over:
             return over
-        # MILTON's threat-fill evaluation belongs to the analysis search (engine seam)
+        view = self._view
+        if view is not None and view.verdict is not None:
+            return an.milton_verdict(pos, *view.verdict)
+        if view is not None and view.state in (LOADING, COMPILING):
+            return f"waiting for the engine ({view.state})"
         return "needs the engine's evaluation (not available)"
 
     # ------------------------------------------------------------------ engine view
@@ -272,10 +279,21 @@ class C4App(App[None]):
             best = exact.best
             if best is not None:
                 self._evals[pos.key()] = an.white_view_exact(best, pos)
+        snap = view.snapshot if view.search_key == pos.key() else None
+        if pos.key() not in self._evals and snap is not None and snap.iterations:
+            last = snap.iterations[-1]
+            if snap.state in ("done", "node_limit") or last.band != "heuristic":
+                v = an.white_view_search(snap.score, snap.band, pos)
+                if v is not None:
+                    self._evals[pos.key()] = v
         self._refresh_board(pos, view)
         self._refresh_analysis(pos, view)
         self._refresh_graph()
         self._refresh_status(pos, view)
+        self._refresh_log(pos, snap)
+        self._refresh_path(pos, view if snap is not None else None)
+        if self._w("#threat-info").display:
+            self._refresh_threats(pos)
 
     def _refresh_analysis(self, pos: Position, view: EngineView) -> None:
         t = Text(no_wrap=True, overflow="ellipsis")
@@ -332,16 +350,82 @@ class C4App(App[None]):
 
     def _search_line(self, pos: Position, snap) -> Text:  # noqa: ANN001 - engine Snapshot
         t = Text()
-        best = getattr(snap, "best_move", None)
-        if best is not None and best >= 0:
-            t.append(f"best {'abcdefg'[best]} ", style="bold")
-        t.append(f"score {snap.score} ({snap.band})  d{snap.depth}")
-        iters = getattr(snap, "iterations", ()) or ()
-        if iters:
-            pv = an.pv_text(pos, iters[-1].pv)
-            if pv:
-                t.append(f"  pv {pv}", style="dim")
+        iters = snap.iterations or ()
+        if snap.score is None:
+            t.append(f"{snap.state}, depth {snap.depth}…", style="italic")
+            return t
+        t.append(an.search_summary(snap.score, snap.band, pos), style="bold")
+        depth = iters[-1].depth if iters else snap.depth
+        t.append(f"  d{depth}", style="dim")
+        if snap.best_move is not None and snap.best_move >= 0:
+            t.append(f"  best {'abcdefg'[snap.best_move]}", style="dim")
+        pv = snap.result.pv if snap.result is not None else (iters[-1].pv if iters else ())
+        pv_s = an.pv_text(pos, pv)
+        if pv_s:
+            t.append(f"\npv      {pv_s}", style="dim")
         return t
+
+    def _refresh_log(self, pos: Position, snap) -> None:  # noqa: ANN001 - engine Snapshot
+        table = self._w("#log", DataTable)
+        if snap is None:
+            if self._log_sig != ("empty",):
+                table.clear()
+                self._log_sig = ("empty",)
+            return
+        its = snap.iterations or ()
+        running = snap.state in ("searching", "paused")
+        sig = (pos.key(), len(its), snap.state, snap.nodes if running else None)
+        if sig == self._log_sig:
+            return
+        self._log_sig = sig
+        table.clear()
+        for it in its:
+            table.add_row(
+                str(it.depth),
+                an.window_text(it.alpha, it.beta),
+                f"{it.fail_highs}/{it.fail_lows}",
+                an.short_score(it.score, it.band, pos.ply),
+                an.human_count(it.nodes),
+                an.human_count(it.nps),
+                f"{it.hit_rate * 100:.0f}%",
+                f"{float(it.tt_fill) * 100:.0f}%",
+                an.human_time(it.elapsed),
+                an.pv_text(pos, it.pv),
+            )
+        if running:
+            done_nodes = its[-1].total_nodes if its else 0
+            label = "paused" if snap.state == "paused" else "running"
+            table.add_row(
+                Text(str(snap.depth), style="bold yellow"),
+                Text(label, style="bold yellow"),
+                "", "",
+                an.human_count(max(0, snap.nodes - done_nodes)),
+                "", "", "", "", "",
+            )
+        table.move_cursor(row=table.row_count - 1, animate=False)
+        table.scroll_end(animate=False)
+
+    def _refresh_path(self, pos: Position, view: EngineView | None) -> None:
+        table = self._w("#path", DataTable)
+        path = view.path if view is not None else ()
+        show = bool(path)
+        sig = (pos.key(), path)
+        if table.display != show:
+            table.display = show
+        if not show or sig == self._path_sig:
+            return
+        self._path_sig = sig
+        table.clear()
+        p = pos.copy()
+        for e in path:
+            move = "·"
+            if 0 <= e.move < WIDTH and p.can_play(e.move) and not p.is_over:
+                move = f"{'abcdefg'[e.move]}{p.height(e.move) + 1}"
+                p.play(e.move)
+            elif e.move < 0:
+                move = "(here)"
+            table.add_row(str(e.ply), move, an.bound_text(e.alpha), an.bound_text(e.beta),
+                          str(e.index))
 
     def _refresh_graph(self) -> None:
         line_pos = Position()
@@ -471,7 +555,7 @@ class C4App(App[None]):
 
     def action_step_iteration(self) -> None:
         if self._need_search():
-            self.bridge.command("step_iteration", self.position)
+            self.bridge.command("step_iteration")
 
     def action_analyse(self) -> None:
         if self._need_search():
