@@ -306,3 +306,32 @@ def crosscheck(
     )
     if not res.ok:
         raise typer.Exit(1)
+
+
+@book_app.command()
+def derive(
+    path: Annotated[Path, typer.Argument(help="A finished book.")],
+    down_to: Annotated[int, typer.Option("--down-to", help="Smallest disc count to add.")] = 0,
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Output [default: overwrite PATH].")
+    ] = None,
+    root: Annotated[str, typer.Option("--root", help="The --root the book was built with.")] = "",
+) -> None:
+    """Add every position with DOWN_TO.. discs, computed from the book's largest disc count."""
+    from c4tui.book import BookError, load, save
+    from c4tui.book.derive import derive as derive_book
+
+    try:
+        book = load(path)
+        t0 = time.perf_counter()
+        full = derive_book(book, down_to, root)
+    except (BookError, ValueError) as exc:
+        _fail(str(exc))
+        return
+    target = out or path
+    save(full, target)
+    _out.print(
+        f"derived {len(full) - len(book)} entries (plies {down_to}-{book.max_ply - 1}) in "
+        f"{time.perf_counter() - t0:.1f} s; {len(full)} entries written to {target}",
+        highlight=False,
+    )

@@ -245,3 +245,24 @@ def test_cli_build_info_verify(tmp_path, reference_book):
     out.write_bytes(out.read_bytes()[:-1])
     r = runner.invoke(app, ["book", "info", str(out)])
     assert r.exit_code == 1 and "truncated" in r.output
+
+
+def test_derive_earlier_plies(tmp_path, reference_book):
+    """Plies 30-33 below the root follow from the 34-disc book; checked by the reference."""
+    from c4tui.book import BookError
+    from c4tui.book.derive import derive
+
+    full = derive(reference_book, 30, ROOT)
+    assert full.ply_list == (30, 31, 32, 33, 34)
+    ref = RefSolver(1)
+    checked = 0
+    for ply in range(30, 34):
+        for moves in enumerate_positions(ply, ROOT).moves:
+            p = Position.from_moves(moves)
+            assert full.get(p) == ref.solve(p).score, moves
+            checked += 1
+    assert checked > 10 and len(full) == len(reference_book) + checked
+    # an unfinished book cannot be derived from
+    partial = make_book(reference_book.keys[1:], reference_book.scores[1:], reference_book.plies)
+    with pytest.raises(BookError, match="missing"):
+        derive(partial, 30, ROOT)

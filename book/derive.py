@@ -1,0 +1,75 @@
+"""Exact scores of earlier positions, derived from a finished book by negamax.
+
+A book of every position with n discs determines every position with fewer discs: the score
+of a position is the best over its moves of minus the score of the child, and every child is
+either in the book, or a position whose side to move can win at once (score
+``(43 - ply) // 2``, known without search), or, one ply further up, a derived position.
+So ``derive(book8, down_to=0)`` adds the 47 296 positions with 0-7 discs in a few seconds,
+and any position with up to 8 discs is then answered by a single probe.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from c4tui.engine.geometry import BOARD, BOTTOM, SIZE, WIDTH, column_bits
+from c4tui.engine.position import winning_squares
+
+from .enumeration import enumerate_positions
+from .format import Book, BookError, make_book, plies_mask
+from .keys import canonical_key
+
+_COLUMNS = [column_bits(c) for c in range(WIDTH)]
+
+
+def derive(book: Book, down_to: int, root: str = "") -> Book:
+    """A book with every disc count from ``down_to`` to ``book.max_ply``.
+
+    ``book`` must hold every position of its largest disc count (below ``root`` if given).
+    Raises :class:`BookError` if a needed position is missing (an unfinished book).
+    """
+    top = book.max_ply
+    if top < 0 or not 0 <= down_to <= top:
+        raise BookError(f"cannot derive plies {down_to}..{top} from plies {book.ply_list}")
+    known = dict(
+        zip(book.keys.tolist(), book.scores.tolist(), strict=True)
+    )  # canonical key -> score, grows ply by ply
+    all_keys = [book.keys]
+    all_scores = [book.scores]
+    for ply in range(top - 1, down_to - 1, -1):
+        enum = enumerate_positions(ply, root)
+        scores = np.empty(len(enum), dtype=np.int8)
+        for i, key in enumerate(enum.keys.tolist()):
+            scores[i] = _negamax_step(key, ply, known)
+        known.update(zip(enum.keys.tolist(), scores.tolist(), strict=True))
+        all_keys.append(enum.keys)
+        all_scores.append(scores)
+    plies = book.plies | plies_mask(range(down_to, top))
+    return make_book(np.concatenate(all_keys), np.concatenate(all_scores), plies)
+
+
+def _negamax_step(key: int, ply: int, known: dict[int, int]) -> int:
+    from .keys import key_to_words
+
+    current, mask = key_to_words(key)
+    playable = (mask + BOTTOM) & BOARD
+    best = -SIZE
+    for c in range(WIDTH):
+        move = playable & _COLUMNS[c]
+        if not move:
+            continue
+        # book positions have no winning move, so the child is not won
+        child_cur, child_mask = current ^ mask, mask | move
+        if ply + 1 == SIZE:
+            value = 0
+        elif winning_squares(child_cur, child_mask) & (child_mask + BOTTOM) & BOARD:
+            value = -((SIZE + 1 - (ply + 1)) // 2)  # the opponent wins at once
+        else:
+            s = known.get(canonical_key(child_cur + child_mask))
+            if s is None:
+                raise BookError(
+                    f"cannot derive ply {ply}: a position with {ply + 1} discs is missing "
+                    "(unfinished book?)"
+                )
+            value = -s
+        best = max(best, value)
+    return best
