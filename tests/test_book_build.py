@@ -266,3 +266,23 @@ def test_derive_earlier_plies(tmp_path, reference_book):
     partial = make_book(reference_book.keys[1:], reference_book.scores[1:], reference_book.plies)
     with pytest.raises(BookError, match="missing"):
         derive(partial, 30, ROOT)
+
+
+def test_engine_falls_back_without_a_usable_book(tmp_path, monkeypatch, reference_book):
+    """Corrupt or missing default book: the solver still gives exact scores (no book)."""
+    from c4tui.book import load_default
+    from c4tui.engine.solver import Solver
+
+    bad = tmp_path / "bad.c4b"
+    bad.write_bytes(encode(reference_book)[:-1])
+    pos = Position.from_moves(ROOT)
+    want = RefSolver(1).solve(pos).score
+    try:
+        for target in (bad, tmp_path / "missing.c4b"):
+            monkeypatch.setenv("C4TUI_BOOK", str(target))
+            load_default(reload=True)
+            assert Solver(hash_mb=4, book="default").solve(pos).score == want
+    finally:
+        monkeypatch.delenv("C4TUI_BOOK", raising=False)
+        load_default(reload=True)
+
