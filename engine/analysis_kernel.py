@@ -62,6 +62,7 @@ C_PATHLEN = 5  #: plies of the published path while paused
 C_PROBES = 6  #: transposition-table probes
 C_HITS = 7  #: probes that found the position in table 1 or 2
 C_ABORT = 8  #: 0, or ABORT_STOP / ABORT_LIMIT once the search unwinds
+C_PAUSES = 9  #: number of pauses the kernel has entered
 C_SIZE = 16
 
 CMD_RUN = 0
@@ -130,6 +131,7 @@ def book_value(score, n):
 @njit(nogil=True, cache=True)
 def _control(ctl, nodes):
     """Handle a stop or pause request at a node; True if the search must unwind."""
+    paused = False
     while True:
         cmd = load_i64(ctl, C_CMD)
         if cmd == CMD_STOP:
@@ -141,9 +143,15 @@ def _control(ctl, nodes):
             store_i64(ctl, C_ABORT, ABORT_LIMIT)
             return True
         if cmd == CMD_RUN and load_i64(ctl, C_PAUSE_AT) != nodes:
-            store_i64(ctl, C_PAUSED, 0)
+            if paused:
+                store_i64(ctl, C_PAUSED, 0)
             return False
-        store_i64(ctl, C_PAUSED, 1)
+        if not paused:
+            paused = True
+            store_i64(ctl, C_PAUSED, 1)
+            # the controller compares this count with its value at the last resume, so a
+            # stale PAUSED flag right after a resume is never taken for a new pause
+            store_i64(ctl, C_PAUSES, load_i64(ctl, C_PAUSES) + 1)
         sleep_us(2000)
 
 

@@ -234,6 +234,7 @@ class SearchController:
         self._error: BaseException | None = None
         self._pos: Position | None = None
         self._final_elapsed = 0.0
+        self._pauses_seen = 0
         self._book: object | None = None  # kept alive: the kernel reads its arrays
 
     # -------------------------------------------------------------- commands
@@ -289,6 +290,7 @@ class SearchController:
             self._pause_requested = False
             self._paused_total = 0.0
             self._paused_since = None
+            self._pauses_seen = 0
             self._error = None
             self._state = "searching"
             self._t0 = time.perf_counter()
@@ -332,11 +334,7 @@ class SearchController:
             if self._state not in ("searching", "paused"):
                 return
             self._step_iteration = False
-            self._ctl[K.C_PAUSE_AT] = int(self._ctl[K.C_NODES]) + n
-            self._pause_requested = False
-            self._ctl[K.C_CMD] = K.CMD_RUN
-            self._unmark_paused()
-            self._cond.notify_all()
+            self._go(int(self._ctl[K.C_NODES]) + n)
 
     def set_node_limit(self, n: int | None) -> None:
         """Change the node limit of the running search (None: unlimited)."""
@@ -417,7 +415,7 @@ class SearchController:
     def path(self) -> tuple[PathEntry, ...]:
         """The search path while the kernel is paused (empty otherwise)."""
         with self._lock:
-            if self._state not in ("searching", "paused") or self._ctl[K.C_PAUSED] != 1:
+            if self._state not in ("searching", "paused") or not self._kernel_paused():
                 return ()
             n = int(self._ctl[K.C_PATHLEN])
             p = self._path
@@ -438,8 +436,11 @@ class SearchController:
         return self._error
 
     # ------------------------------------------------------------ internals
+    def _kernel_paused(self) -> bool:
+        return self._ctl[K.C_PAUSED] == 1 and self._ctl[K.C_PAUSES] != self._pauses_seen
+
     def _is_paused_locked(self) -> bool:
-        return self._driver_paused or self._ctl[K.C_PAUSED] == 1
+        return self._driver_paused or self._kernel_paused()
 
     def _mark_paused(self) -> None:
         if self._paused_since is None:
@@ -459,10 +460,12 @@ class SearchController:
             t -= now - self._paused_since
         return max(t, 0.0)
 
-    def _go(self) -> None:
-        self._ctl[K.C_PAUSE_AT] = -1
+    def _go(self, pause_at: int = -1) -> None:
+        self._ctl[K.C_PAUSE_AT] = pause_at
         self._pause_requested = False
+        self._pauses_seen = int(self._ctl[K.C_PAUSES])
         self._ctl[K.C_CMD] = K.CMD_RUN
+        self._driver_paused = False
         self._unmark_paused()
         self._cond.notify_all()
 

@@ -1,0 +1,343 @@
+"""The analysis search: exact at full depth, and a controller that pauses, steps and stops
+without changing the result (docs/analysis.md)."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from c4tui.engine.position import Position
+from c4tui.engine.search import (
+    IterationReport,
+    SearchController,
+    SearchOptions,
+    classify,
+    run_search,
+)
+
+DATA = Path(__file__).parent / "data" / "positions.txt"
+
+
+def _rows(min_ply: int, max_ply: int, every: int = 1):
+    rows = []
+    for line in DATA.read_text().splitlines():
+        p = line.split()
+        if min_ply <= len(p[0]) <= max_ply:
+            rows.append((p[0], int(p[1]), [None if x == "x" else int(x) for x in p[2:]]))
+    return rows[::every]
+
+
+EXACT_OPTS = SearchOptions(node_limit=None, use_book=False)
+VARIANTS = {
+    "default": {},
+    "alphabeta": {"pvs": False},
+    "full-window": {"aspiration": False},
+    "mtdf": {"mtdf": True},
+    "no-quiescence": {"quiescence": False},
+    "extensions": {"extensions": True},
+    "killers": {"killers": True},
+    "no-recognition": {"recognition": False},
+}
+
+
+def _check_exact(ctl: SearchController, moves: str, score: int, cols) -> None:
+    pos = Position.from_moves(moves)
+    best = max(s for s in cols if s is not None)
+    res = ctl.result
+    assert res is not None and res.reason == "done", (moves, res)
+    its = ctl.snapshot().iterations
+    empties = 42 - pos.ply
+    assert its and its[-1].depth == empties, (moves, its[-1] if its else None)
+    for it in its:
+        if it.band == "exact":
+            assert it.depth == empties  # exact only at full depth
+            assert it.score == score, (moves, it)
+            assert cols[it.best_move] == best, (moves, it)
+    assert res.band == "exact" and res.score == score and cols[res.best_move] == best
+    assert res.pv and res.pv[0] == res.best_move
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_full_depth_matches_exact_scores(variant):
+    """Every full-depth iteration gives the solvers' score and an exactly best move."""
+    every = 2 if variant == "default" else 7
+    rows = _rows(24, 38, every)
+    opts = dataclasses.replace(EXACT_OPTS, **VARIANTS[variant])
+    ctl = SearchController()
+    for moves, score, cols in rows:
+        ctl.start(Position.from_moves(moves), opts)
+        assert ctl.wait(60)
+        _check_exact(ctl, moves, score, cols)
+    ctl.close()
+
+
+def test_full_depth_some_longer_positions():
+    ctl = SearchController()
+    for moves, score, cols in _rows(18, 21, 9):
+        ctl.start(Position.from_moves(moves), EXACT_OPTS)
+        assert ctl.wait(120)
+        _check_exact(ctl, moves, score, cols)
+    ctl.close()
+
+
+def test_reports_are_consistent():
+    pos = Position.from_moves("4453")
+    res = run_search(pos, SearchOptions(node_limit=60_000, use_book=False))
+    assert res.reason == "node_limit" and res.nodes == 60_000
+    ctl = SearchController()
+    ctl.start(pos, SearchOptions(node_limit=60_000, use_book=False))
+    ctl.wait()
+    its = ctl.snapshot().iterations
+    assert [it.depth for it in its] == list(range(1, len(its) + 1))
+    assert sum(it.nodes for it in its) <= 60_000
+    for it in its:
+        assert isinstance(it, IterationReport)
+        assert it.band == "heuristic"
+        assert 0 <= it.best_move < 7 and it.pv[0] == it.best_move
+        assert it.tt_hits <= it.tt_probes and 0 <= it.hit_rate <= 1 and 0 <= it.tt_fill <= 1
+        assert it.alpha < it.beta
+    # the node limit returns the best move of the last completed iteration
+    assert ctl.result.best_move == its[-1].best_move == res.best_move
+    assert ctl.result.depth == its[-1].depth
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        its[0].depth = 3  # type: ignore[misc]
+
+
+def test_immediate_win_and_game_over():
+    pos = Position.from_moves("121212")
+    res = run_search(pos, SearchOptions(use_book=False))
+    assert res.best_move == 0 and res.band == "exact" and res.score == 18
+    with pytest.raises(ValueError):
+        SearchController().start(Position.from_moves("1212121"))
+
+
+@pytest.mark.parametrize("bad", [{"max_depth": 0}, {"node_limit": 0}, {"hash_mb": 0},
+                                 {"max_depth": 43}])
+def test_absurd_options_rejected(bad):
+    with pytest.raises(ValueError):
+        SearchOptions(**bad)
+
+
+def test_classify_bands():
+    assert classify(0, True) == (0, "exact")
+    assert classify(0, False) == (0, "heuristic")
+    assert classify(470, False) == (470, "heuristic")
+    # a real win with the 40th disc: White's 20th disc -> 22 - 20
+    assert classify(1000 - 39, True) == (2, "exact")
+    assert classify(-(1000 - 39), False) == (-2, "recognized")
+    assert classify(700 - 39, False) == (2, "recognized")
+
+
+# ------------------------------------------------------------------ controller
+
+MID = Position.from_moves("44455335")  # 8 discs: a search of a few hundred thousand nodes
+MID_OPTS = SearchOptions(node_limit=250_000, use_book=False)
+
+
+def _reference():
+    ctl = SearchController()
+    ctl.start(MID, MID_OPTS)
+    assert ctl.wait(60)
+    snap = ctl.snapshot()
+    ctl.close()
+    return snap
+
+
+def _same(a, b) -> None:
+    assert a.result == b.result
+    strip = [(i.depth, i.alpha, i.beta, i.fail_highs, i.fail_lows, i.value, i.best_move,
+              i.nodes, i.tt_probes, i.tt_hits, i.pv) for i in a.iterations]
+    assert strip == [(i.depth, i.alpha, i.beta, i.fail_highs, i.fail_lows, i.value,
+                      i.best_move, i.nodes, i.tt_probes, i.tt_hits, i.pv) for i in b.iterations]
+
+
+def test_pause_resume_gives_the_same_search():
+    ref = _reference()
+    ctl = SearchController()
+    ctl.start(MID, MID_OPTS)
+    for _ in range(5):
+        time.sleep(0.02)
+        ctl.pause()
+        assert ctl.wait_paused(5)
+        snap = ctl.snapshot()
+        assert snap.state in ("paused", "node_limit")
+        if snap.state == "paused":
+            n = snap.nodes
+            time.sleep(0.03)
+            assert ctl.snapshot().nodes == n  # really paused
+            path = ctl.path()
+            for i, e in enumerate(path):
+                assert e.ply == i
+                assert e.alpha < e.beta or i == len(path) - 1
+        ctl.resume()
+    assert ctl.wait(60)
+    _same(ctl.snapshot(), ref)
+    ctl.close()
+
+
+def test_step_nodes_gives_the_same_search():
+    ref = _reference()
+    ctl = SearchController()
+    ctl.start(MID, MID_OPTS)
+    ctl.pause()
+    assert ctl.wait_paused(5)
+    steps = 0
+    while ctl.snapshot().state == "paused" and steps < 200:
+        before = ctl.snapshot().nodes
+        ctl.step_nodes(7919)
+        assert ctl.wait_paused(10)
+        snap = ctl.snapshot()
+        if snap.state == "paused":
+            assert snap.nodes == before + 7919
+            path = ctl.path()
+            assert path and path[-1].move == -1  # paused on entering a node
+            assert all(0 <= e.move < 7 and 0 <= e.index < 7 for e in path[:-1])
+        steps += 1
+    assert ctl.wait(30)
+    _same(ctl.snapshot(), ref)
+    ctl.close()
+
+
+def test_step_iteration_gives_the_same_search():
+    ref = _reference()
+    ctl = SearchController()
+    ctl.start(MID, MID_OPTS)
+    ctl.pause()
+    assert ctl.wait_paused(5)
+    seen = len(ctl.snapshot().iterations)
+    for _ in range(100):
+        ctl.step_iteration()
+        assert ctl.wait_paused(30)
+        snap = ctl.snapshot()
+        if snap.state != "paused":
+            break
+        assert len(snap.iterations) in (seen, seen + 1)
+        assert len(snap.iterations) >= 1
+        seen = len(snap.iterations)
+    assert ctl.wait(30)
+    _same(ctl.snapshot(), ref)
+    ctl.close()
+
+
+def test_set_node_limit_while_running():
+    ctl = SearchController()
+    ctl.start(Position.from_moves("44"), SearchOptions(node_limit=None, use_book=False))
+    ctl.set_node_limit(30_000)
+    assert ctl.wait(30)
+    res = ctl.result
+    assert res.reason == "node_limit" and res.nodes <= 30_000 + 1
+    ctl.close()
+
+
+def test_stop_and_close_are_prompt():
+    ctl = SearchController()
+    opts = SearchOptions(node_limit=None, use_book=False)
+    ctl.start(Position(), opts)
+    time.sleep(0.2)
+    t = time.perf_counter()
+    ctl.stop()
+    assert ctl.wait(2)
+    assert time.perf_counter() - t < 1.0
+    assert ctl.snapshot().state == "stopped"
+    assert ctl.result is not None and 0 <= ctl.result.best_move < 7
+    # close while paused
+    ctl.start(Position(), opts)
+    time.sleep(0.1)
+    ctl.pause()
+    assert ctl.wait_paused(5)
+    t = time.perf_counter()
+    ctl.close()
+    assert time.perf_counter() - t < 1.0
+    # a paused search uses no CPU: its thread sleeps
+    ctl.start(Position(), opts)
+    ctl.pause()
+    assert ctl.wait_paused(5)
+    c0 = time.thread_time()
+    p0 = time.process_time()
+    time.sleep(0.3)
+    assert time.process_time() - p0 - (time.thread_time() - c0) < 0.05
+    ctl.close()
+
+
+def test_random_control_sequences_never_deadlock():
+    """200 random sequences of control calls: no exception, no hang, a sane end state."""
+    rng = random.Random(20061)
+    positions = [Position.from_moves(m) for m in ("", "4", "4453", "44455335",
+                                                  "33445252", "4444441")]
+    ctl = SearchController()
+    errors: list[BaseException] = []
+
+    def one(seq: int) -> None:
+        for _ in range(rng.randint(3, 12)):
+            op = rng.choice(["start", "pause", "resume", "stop", "step_iteration",
+                             "step_nodes", "set_node_limit", "snapshot", "path", "close",
+                             "sleep"])
+            if op == "start":
+                opts = SearchOptions(node_limit=rng.choice([2_000, 20_000, 100_000]),
+                                     use_book=False, mtdf=rng.random() < 0.2,
+                                     killers=rng.random() < 0.3)
+                ctl.start(rng.choice(positions), opts)
+            elif op == "step_nodes":
+                ctl.step_nodes(rng.randint(1, 5000))
+            elif op == "set_node_limit":
+                ctl.set_node_limit(rng.choice([None, 1, 1000, 50_000]))
+            elif op == "snapshot":
+                s = ctl.snapshot()
+                assert s.state in ("idle", "searching", "paused", "done", "stopped",
+                                   "node_limit")
+            elif op == "path":
+                ctl.path()
+            elif op == "sleep":
+                time.sleep(rng.random() * 0.01)
+            else:
+                getattr(ctl, op)()
+        ctl.close(timeout=5)
+        s = ctl.snapshot()
+        assert s.state in ("idle", "done", "stopped", "node_limit"), (seq, s.state)
+
+    def body() -> None:
+        try:
+            for seq in range(200):
+                one(seq)
+        except BaseException as e:  # reported below
+            errors.append(e)
+
+    th = threading.Thread(target=body, daemon=True)
+    th.start()
+    th.join(120)
+    assert not th.is_alive(), "control sequence deadlocked"
+    if errors:
+        raise errors[0]
+    assert ctl.error is None
+
+
+def test_book_is_used_inside_the_search(monkeypatch):
+    """A (synthetic) book giving the children's exact scores makes depth 1 exact."""
+    from c4tui.book.format import make_book
+    from c4tui.engine import search
+
+    moves, score, cols = _rows(20, 20)[0]
+    pos = Position.from_moves(moves)
+    keys, scores = [], []
+    for c in pos.legal_moves():
+        child = pos.copy()
+        child.play(c)
+        k = child.key()
+        mk = child.mirror().key()
+        keys.append(min(k, mk))
+        scores.append(-cols[c])
+    book = make_book(keys, scores, 1 << (pos.ply + 1))
+    monkeypatch.setattr(search, "_load_book", lambda: book)
+    ctl = SearchController()
+    ctl.start(pos, SearchOptions(max_depth=1, use_book=True))
+    assert ctl.wait(30)
+    it = ctl.snapshot().iterations[0]
+    best = max(s for s in cols if s is not None)
+    assert cols[it.best_move] == best
+    if score != 0:
+        assert it.band == "recognized" and it.score == score
+    ctl.close()
