@@ -16,8 +16,8 @@ book_app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
-_out = Console()
-_err = Console(stderr=True)
+_out = Console(soft_wrap=True)
+_err = Console(stderr=True, soft_wrap=True)
 
 
 def register(app: typer.Typer) -> None:
