@@ -19,6 +19,7 @@ import signal
 import time
 import traceback
 from collections.abc import Callable
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -105,11 +106,13 @@ def _solve_moves(solver, moves: list[str]) -> tuple[list[int], int]:
 def _worker_main(tasks, results, hash_mb: int, factory: SolverFactory) -> None:
     """Worker process: solve the blocks it takes from ``tasks`` until it gets ``None``."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
+    parent = os.getppid()
+    _die_with_parent()
     try:
         solver = factory(hash_mb)
         while True:
             task = tasks.get()
-            if task is None:
+            if task is None or os.getppid() != parent:
                 return
             b, moves = task
             t0 = time.process_time()
@@ -118,6 +121,41 @@ def _worker_main(tasks, results, hash_mb: int, factory: SolverFactory) -> None:
     except BaseException as exc:  # report, never die silently
         line = traceback.format_exception_only(type(exc), exc)[-1].strip()
         results.put(("error", os.getpid(), line, 0, 0.0))
+
+
+def _die_with_parent() -> None:
+    """Ask Linux to SIGTERM this worker when the parent dies (a killed build leaves no
+    orphans solving for nobody); elsewhere the per-task parent check does it."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+@contextmanager
+def _exclusive(ckpt_path: Path):
+    """Refuse a second build on the same checkpoint: each would drop the other's results.
+
+    The lock lives in the temporary directory (not beside the checkpoint, which is in the
+    repository) and is released by the kernel when the process ends, however it ends.
+    """
+    import fcntl
+    import hashlib
+    import tempfile
+
+    tag = hashlib.sha1(str(ckpt_path.resolve()).encode()).hexdigest()[:16]
+    lock = Path(tempfile.gettempdir()) / f"c4tui-book-{tag}.lock"
+    with open(lock, "a+") as f:
+        try:
+            fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            raise BuildError(f"{ckpt_path}: another build is using this checkpoint") from None
+        try:
+            yield
+        finally:
+            fcntl.flock(f.fileno(), fcntl.LOCK_UN)
 
 
 class _Stop(Exception):
@@ -152,6 +190,37 @@ def build_book(
     if workers < 0 or hash_mb < 1 or block_size < 1 or block_size > 65535:
         raise BuildError("workers must be >= 0, hash_mb >= 1, block_size 1-65535")
 
+    with _exclusive(ckpt_path):
+        return _build(
+            ply,
+            out,
+            ckpt_path,
+            console,
+            workers,
+            root,
+            hash_mb,
+            block_size,
+            checkpoint_every,
+            limit,
+            progress,
+            solver_factory,
+        )
+
+
+def _build(
+    ply,
+    out,
+    ckpt_path,
+    console,
+    workers,
+    root,
+    hash_mb,
+    block_size,
+    checkpoint_every,
+    limit,
+    progress,
+    solver_factory,
+) -> BuildReport:
     enum = enumerate_positions(ply, root)
     ident = build_identity(ply, enum.root, enum.keys)
     if ckpt_path.exists():

@@ -286,3 +286,59 @@ def test_engine_falls_back_without_a_usable_book(tmp_path, monkeypatch, referenc
         monkeypatch.delenv("C4TUI_BOOK", raising=False)
         load_default(reload=True)
 
+
+
+def test_second_build_on_the_same_checkpoint_is_refused(tmp_path):
+    from c4tui.book.builder import _exclusive
+
+    with _exclusive(tmp_path / "b.c4ck"):
+        with pytest.raises(BuildError, match="another build"):
+            _build(tmp_path)
+    assert _build(tmp_path).finished  # the lock is gone with its holder
+
+
+def _children(pid: int) -> set[int]:
+    kids: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        kids |= {int(x) for x in (task / "children").read_text().split()}
+    return kids
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux /proc")
+def test_killed_build_leaves_no_workers(tmp_path):
+    out = tmp_path / "k.c4b"
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1]);"
+        "import test_book_build as t;"
+        "from c4tui.book.builder import build_book;"
+        "build_book(t.PLY, sys.argv[2], root=t.ROOT, workers=2, block_size=2,"
+        " progress=False, solver_factory=t.slow_ref_factory)"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", code, str(HERE), str(out)])
+    deadline = time.monotonic() + 60
+    workers: set[int] = set()
+    while time.monotonic() < deadline and len(workers) < 2:
+        workers = {k for k in _children(proc.pid) if "spawn_main" in _cmdline(k)}
+        time.sleep(0.05)
+    assert len(workers) == 2
+    proc.kill()
+    proc.wait()
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and any(Path(f"/proc/{w}").exists() for w in workers):
+        time.sleep(0.05)
+    alive = [w for w in workers if Path(f"/proc/{w}").exists() and _state(w) != "Z"]
+    assert not alive, f"orphaned workers {alive}"
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return ""
+
+
+def _state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return "gone"
