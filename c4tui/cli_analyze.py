@@ -56,21 +56,29 @@ def _iteration_json(rep) -> dict:
     return d
 
 
+def _bound(v: int) -> str:
+    from .engine.analysis_eval import INF
+
+    return "-inf" if v <= -INF else "+inf" if v >= INF else str(v)
+
+
 def _table(reps, ply: int):
     from rich.table import Table
 
     from .engine.scores import describe
 
-    t = Table(title="iterative deepening", header_style="bold")
-    for col in ("depth", "window", "fh/fl", "score", "band", "move", "nodes", "knps", "hits",
-                "fill", "time", "pv"):
-        t.add_column(col, justify="left" if col in ("band", "pv", "window", "score") else "right")
+    t = Table(title="iterative deepening (MILTON)", header_style="bold", pad_edge=False,
+              box=None)
+    for col in ("d", "window", "fh/fl", "score", "band", "mv", "nodes", "kn/s", "hit",
+                "fill", "sec", "pv"):
+        t.add_column(col, justify="left" if col in ("band", "pv", "window", "score") else "right",
+                     no_wrap=True)
     for r in reps:
         sc = describe(r.score, ply) if r.band != "heuristic" else f"{r.score:+d}"
-        win = f"{r.alpha},{r.beta}"
-        t.add_row(str(r.depth), win, f"{r.fail_highs}/{r.fail_lows}", sc, r.band,
-                  "abcdefg"[r.best_move], f"{r.nodes:,}", f"{r.nps / 1000:,.0f}",
-                  f"{100 * r.hit_rate:.0f}%", f"{100 * r.tt_fill:.1f}%", f"{r.elapsed:.2f}s",
+        t.add_row(str(r.depth), f"{_bound(r.alpha)},{_bound(r.beta)}",
+                  f"{r.fail_highs}/{r.fail_lows}", sc, r.band[:5], "abcdefg"[r.best_move],
+                  f"{r.nodes:,}", f"{r.nps / 1000:,.0f}", f"{100 * r.hit_rate:.0f}%",
+                  f"{100 * r.tt_fill:.1f}%", f"{r.elapsed:.3f}",
                   "".join(str(c + 1) for c in r.pv))
     return t
 
@@ -132,6 +140,8 @@ def register(app: typer.Typer) -> None:
                 from rich.live import Live
 
                 console = Console()
+                if not console.is_terminal:
+                    console = Console(width=max(console.width, 120))
                 with Live(_table([], pos.ply), console=console, refresh_per_second=8) as live:
                     while True:
                         done = ctl.wait(0.1)
@@ -141,6 +151,7 @@ def register(app: typer.Typer) -> None:
                             live.update(_table(snap.iterations, pos.ply))
                         if done:
                             break
+                console.print()
         except KeyboardInterrupt:
             ctl.stop()
             ctl.wait(5)

@@ -94,6 +94,7 @@ F_QUIES = 2
 F_EXT = 4
 F_KILL = 8
 F_RECOG = 16
+F_THREATS = 32
 
 MAX_PLY = 64
 
@@ -291,6 +292,11 @@ def ab(st, cur, mask, key, n, d2, alpha, beta, sply):
                 s = 1 << 18
             else:
                 s = ORDER_VALUES[c * (HEIGHT + 1) + popcount(mask & _COLS[c])]
+                if flags & F_THREATS:
+                    # threats the move creates (thesis ch. 7 suggests favouring moves that
+                    # build threes): beyond MILTON, a switch so that it can be compared
+                    mv = moves & _COLS[c]
+                    s += 32 * popcount(winning_squares(cur | mv, mask | mv))
             e = s * 8 + c
             j = cnt
             while j > 0 and load_i64(order, ob + j - 1) < e:

@@ -60,7 +60,8 @@ class SearchOptions:
     extensions: bool = False  #: half a ply where only one move is sensible
     killers: bool = False  #: two killer moves per ply
     recognition: bool = True  #: interior-node recognition with its own table
-    use_book: bool = True  #: probe the opening book at the root, if one is installed
+    use_book: bool = True  #: probe the opening book in the search, if one is installed
+    threat_ordering: bool = False  #: order moves by the threats they create (not MILTON's)
     hash_mb: float = 16  #: tables 1 and 2 together
 
     def __post_init__(self) -> None:
@@ -275,6 +276,7 @@ class SearchController:
             | (K.F_EXT if opts.extensions else 0)
             | (K.F_KILL if opts.killers else 0)
             | (K.F_RECOG if opts.recognition else 0)
+            | (K.F_THREATS if opts.threat_ordering else 0)
         )
         st[K.S_EXACT] = 0
         self._book = _load_book() if opts.use_book else None
@@ -492,6 +494,33 @@ class SearchController:
         n = int(self._pvlen[0])
         return tuple(int(x) for x in self._pv[:n])
 
+    def _extend_pv(self, pos: Position, key: int, pv: tuple[int, ...],
+                   limit: int) -> tuple[int, ...]:
+        """The PV table's line, continued by the hash moves of tables 1 and 2 (a table
+        cutoff ends the PV table's line early; thesis 2.4, footnote 3)."""
+        p = pos.copy()
+        line = []
+        tmask = len(self._t1) // 2 - 1
+        for i in range(limit):
+            if p.is_over:
+                break
+            if i < len(pv):
+                mv = pv[i]
+            else:
+                mv = -1
+                idx = (key & tmask) * 2
+                for t in (self._t1, self._t2):
+                    if int(t[idx]) == key:
+                        mv = ((int(t[idx + 1]) >> 26) & 7) - 1
+                        if mv >= 0:
+                            break
+            if mv < 0 or not p.can_play(mv):
+                break
+            key ^= int(ZOBRIST[(p.ply & 1) * 64 + mv * H1 + p.height(mv)])
+            p.play(mv)
+            line.append(mv)
+        return tuple(line)
+
     def _run(self, pos: Position, opts: SearchOptions) -> None:
         try:
             self._search(pos, opts)
@@ -588,6 +617,7 @@ class SearchController:
             if it_move < 0:  # lost at once whatever we play, or nothing better known
                 it_move = best_move if best_move >= 0 else _fallback_move(pos)
                 it_pv = (it_move,)
+            it_pv = self._extend_pv(pos, key, it_pv, max(depth, len(it_pv)))
             best_move = it_move
             last_v = v
             window = _next_window(v)
