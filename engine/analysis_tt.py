@@ -4,9 +4,11 @@ Zobrist keys: 84 fixed 64-bit random numbers (a White and a Black disc on each o
 squares), XORed incrementally as discs are played; the whole 64-bit key is stored and
 compared (verified keys), the low bits are the address.
 
-MILTON's tables 1 and 2 are two arrays of the same size addressed by the same bits:
-table 1 always replaces, table 2 replaces only with an equal or greater depth. On a probe
-the entry of table 1 wins when both match (MILTON found that best). Table 3, the
+MILTON's tables 1 and 2 are addressed by the same bits; here they are interleaved as a
+two-slot bucket (32 bytes, inside one cache line): slot 1 is table 1, always replaced;
+slot 2 is table 2, replaced only with an equal or greater depth. On a probe the entry of
+table 1 wins when both match (MILTON found that best). Kernels take the address of slot 1
+(table 1) and of slot 2 (table 2, 16 bytes further); the bucket stride is 4 words. Table 3, the
 recognition table, holds exact values of recognized endgames and survives between
 searches; it is the only one not cleared before each move.
 
@@ -63,7 +65,7 @@ def zobrist_key(white: int, black: int) -> int:
 
 
 def table_entries(hash_mb: float) -> int:
-    """Entries per table (a power of two) so that tables 1 and 2 together fit ``hash_mb``."""
+    """Buckets (a power of two) so that tables 1 and 2 together fit ``hash_mb``."""
     total = int(hash_mb * (1 << 20)) // (2 * ENTRY_BYTES)
     n = 1
     while n * 2 <= total:
@@ -72,8 +74,13 @@ def table_entries(hash_mb: float) -> int:
 
 
 def new_table(entries: int) -> np.ndarray:
-    """A zeroed table: ``entries`` rows of (key, data)."""
+    """A zeroed recognition table: ``entries`` rows of (key, data)."""
     return np.zeros(entries * 2, dtype=np.uint64)
+
+
+def new_buckets(entries: int) -> np.ndarray:
+    """Zeroed tables 1 and 2: ``entries`` buckets of (key1, data1, key2, data2)."""
+    return np.zeros(entries * 4, dtype=np.uint64)
 
 
 @njit(nogil=True, cache=True, inline="always")
@@ -117,8 +124,8 @@ def d_exact(w):
 
 @njit(nogil=True, cache=True, inline="always")
 def probe(t, tmask, key):
-    """Data word of ``key`` in table at address ``t`` (0 if absent)."""
-    i = np.int64(key & tmask) * 2
+    """Data word of ``key`` in table 1 or 2 at address ``t`` (0 if absent)."""
+    i = np.int64(key & tmask) * 4
     if load_u64(t, i) == key:
         return load_u64(t, i + 1)
     return np.uint64(0)
@@ -127,7 +134,7 @@ def probe(t, tmask, key):
 @njit(nogil=True, cache=True, inline="always")
 def store_always(t, tmask, key, data):
     """Table 1: always replace."""
-    i = np.int64(key & tmask) * 2
+    i = np.int64(key & tmask) * 4
     store_u64(t, i, key)
     store_u64(t, i + 1, data)
 
@@ -135,7 +142,7 @@ def store_always(t, tmask, key, data):
 @njit(nogil=True, cache=True, inline="always")
 def store_deeper(t, tmask, key, data):
     """Table 2: replace only an entry of smaller depth (or the same position)."""
-    i = np.int64(key & tmask) * 2
+    i = np.int64(key & tmask) * 4
     old = load_u64(t, i + 1)
     if load_u64(t, i) == key or old == np.uint64(0) or d_depth(data) >= d_depth(old):
         store_u64(t, i, key)

@@ -27,7 +27,7 @@ import numpy as np
 
 from . import analysis_kernel as K
 from .analysis_eval import EG_WORDS, INF, REAL_MIN, REC, REC_MIN, WIN
-from .analysis_tt import ZOBRIST, new_table, table_entries
+from .analysis_tt import ZOBRIST, new_buckets, new_table, table_entries
 from .geometry import CENTER_ORDER, H1, HEIGHT, SIZE, WIDTH
 from .mem import address
 from .position import Position
@@ -219,7 +219,7 @@ class SearchController:
         self._order = np.zeros(K.MAX_PLY * 8, dtype=np.int64)
         self._eg = np.zeros(EG_WORDS, dtype=np.int64)
         self._rec = new_table(REC_ENTRIES)
-        self._t1 = self._t2 = None
+        self._tt: np.ndarray | None = None  # tables 1 and 2, interleaved buckets
         self._thread: threading.Thread | None = None
         self._state = "idle"
         self._final_state = "idle"
@@ -246,12 +246,10 @@ class SearchController:
             raise ValueError("start: the game is over, there is nothing to search")
         self.close()
         entries = table_entries(opts.hash_mb)
-        if self._t1 is None or len(self._t1) != entries * 2:
-            self._t1 = new_table(entries)
-            self._t2 = new_table(entries)
+        if self._tt is None or len(self._tt) != entries * 4:
+            self._tt = new_buckets(entries)
         else:
-            self._t1.fill(0)
-            self._t2.fill(0)
+            self._tt.fill(0)
         self._kill.fill(-1)
         c = self._ctl
         c.fill(0)
@@ -262,8 +260,8 @@ class SearchController:
         st[K.S_PATH] = address(self._path)
         st[K.S_PV] = address(self._pv)
         st[K.S_PVLEN] = address(self._pvlen)
-        st[K.S_T1] = address(self._t1)
-        st[K.S_T2] = address(self._t2)
+        st[K.S_T1] = address(self._tt)
+        st[K.S_T2] = address(self._tt) + 16
         st[K.S_TMASK] = entries - 1
         st[K.S_REC] = address(self._rec)
         st[K.S_RECMASK] = REC_ENTRIES - 1
@@ -500,7 +498,8 @@ class SearchController:
         cutoff ends the PV table's line early; thesis 2.4, footnote 3)."""
         p = pos.copy()
         line = []
-        tmask = len(self._t1) // 2 - 1
+        tt = self._tt
+        tmask = len(tt) // 4 - 1
         for i in range(limit):
             if p.is_over:
                 break
@@ -508,10 +507,10 @@ class SearchController:
                 mv = pv[i]
             else:
                 mv = -1
-                idx = (key & tmask) * 2
-                for t in (self._t1, self._t2):
-                    if int(t[idx]) == key:
-                        mv = ((int(t[idx + 1]) >> 26) & 7) - 1
+                idx = (key & tmask) * 4
+                for j in (idx, idx + 2):  # table 1, then table 2
+                    if int(tt[j]) == key:
+                        mv = ((int(tt[j + 1]) >> 26) & 7) - 1
                         if mv >= 0:
                             break
             if mv < 0 or not p.can_play(mv):
@@ -665,9 +664,8 @@ class SearchController:
         self._ctl[K.C_PAUSED] = 0
 
     def _fill(self) -> float:
-        t1, t2 = self._t1, self._t2
-        used = np.count_nonzero(t1[1::2]) + np.count_nonzero(t2[1::2])
-        return used / (len(t1) + len(t2)) * 2
+        tt = self._tt
+        return np.count_nonzero(tt[1::2]) / (len(tt) // 2)
 
 
 def _fallback_move(pos: Position) -> int:
