@@ -1,0 +1,154 @@
+"""Transposition table of the exact solver: one 64-bit word per entry, verified keys.
+
+Entry layout (``uint64``)::
+
+    bits  0-5   lower bound + 32      (0 only in an empty slot)
+    bits  6-11  upper bound + 32
+    bits 12-14  best move + 1         (0: none)
+    bits 15-19  log2 of the work done (nodes) below the entry, for replacement
+    bits 20-63  check: the part of the key the index does not give
+
+Keys are the unique 49-bit ``current + mask``. The index comes from a bijective mix of the
+key (multiplication by an odd constant modulo 2**49): its top ``bits`` bits pick the slot
+and the remaining ``49 - bits`` bits are stored as the check. Index and check together
+determine the key, so a hit is never false, and a whole entry is one aligned word, so a
+table shared between threads never shows a torn entry.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .mem import address, load_u64, store_u64
+
+KEY_BITS = 49
+_MIX = np.uint64(0x9E3779B97F4A7C15 & ((1 << KEY_BITS) - 1) | 1)
+_KEY_MASK = np.uint64((1 << KEY_BITS) - 1)
+U0 = np.uint64(0)
+_B6 = np.uint64(0x3F)
+_S6 = np.uint64(6)
+_S12 = np.uint64(12)
+_S15 = np.uint64(15)
+_S20 = np.uint64(20)
+_B3 = np.uint64(7)
+_B5 = np.uint64(31)
+OFFSET = 32
+MIN_BITS = 10
+MAX_BITS = 32
+
+
+@njit(inline="always", nogil=True, cache=True)
+def tt_slot(key, bits):
+    """(slot index, check) of a key for a table of ``2**bits`` entries."""
+    h = (key * _MIX) & _KEY_MASK
+    shift = np.uint64(KEY_BITS - bits)
+    return np.int64(h >> shift), h & ((np.uint64(1) << shift) - np.uint64(1))
+
+
+@njit(inline="always", nogil=True, cache=True)
+def tt_probe(tt, bits, key):
+    """The entry word stored for ``key``, or 0."""
+    idx, check = tt_slot(key, bits)
+    e = load_u64(tt, idx)
+    if e != U0 and (e >> _S20) == check:
+        return e
+    return U0
+
+
+@njit(inline="always", nogil=True, cache=True)
+def entry_lower(e):
+    """Lower bound of a (non-empty) entry."""
+    return np.int64(e & _B6) - OFFSET
+
+
+@njit(inline="always", nogil=True, cache=True)
+def entry_upper(e):
+    """Upper bound of a (non-empty) entry."""
+    return np.int64((e >> _S6) & _B6) - OFFSET
+
+
+@njit(inline="always", nogil=True, cache=True)
+def entry_move(e):
+    """Best move column of an entry, or -1."""
+    return np.int64((e >> _S12) & _B3) - 1
+
+
+@njit(inline="always", nogil=True, cache=True)
+def entry_work(e):
+    """log2 of the nodes searched below the entry."""
+    return np.int64((e >> _S15) & _B5)
+
+
+@njit(inline="always", nogil=True, cache=True)
+def tt_store(tt, bits, key, lower, upper, move, work):
+    """Store bounds for ``key``, merged with the bounds already known for it.
+
+    A slot holding another key is replaced unless it represents clearly more work
+    (depth-preferred by subtree size), so expensive results near the root survive.
+    """
+    idx, check = tt_slot(key, bits)
+    e = load_u64(tt, idx)
+    if e != U0:
+        if (e >> _S20) == check:
+            olo = entry_lower(e)
+            ohi = entry_upper(e)
+            # The best move belongs to the strongest lower bound: keep the old one when
+            # the old bound is stronger or the new store brings no move (a fail-low).
+            if olo > lower or move < 0:
+                om = entry_move(e)
+                if om >= 0:
+                    move = om
+            if olo > lower:
+                lower = olo
+            if ohi < upper:
+                upper = ohi
+            ow = entry_work(e)
+            if ow > work:
+                work = ow
+        elif entry_work(e) > work + 2:
+            return
+    if work > 31:
+        work = 31
+    w = (
+        np.uint64(lower + OFFSET)
+        | (np.uint64(upper + OFFSET) << _S6)
+        | (np.uint64(move + 1) << _S12)
+        | (np.uint64(work) << _S15)
+        | (check << _S20)
+    )
+    store_u64(tt, idx, w)
+
+
+def bits_for_mb(mb: int) -> int:
+    """Largest table of ``2**bits`` 8-byte entries that fits in ``mb`` MiB."""
+    if mb < 1:
+        raise ValueError(f"--hash {mb}: must be at least 1 MB")
+    entries = mb * (1 << 20) // 8
+    bits = max(MIN_BITS, entries.bit_length() - 1)
+    if bits > MAX_BITS:
+        raise ValueError(f"--hash {mb}: at most {(1 << MAX_BITS) * 8 >> 20} MB")
+    return bits
+
+
+class TranspositionTable:
+    """The table's memory; kernels take its address and ``bits``."""
+
+    def __init__(self, hash_mb: int = 64) -> None:
+        self.bits = bits_for_mb(hash_mb)
+        self.words = np.zeros(1 << self.bits, dtype=np.uint64)
+        self.addr = address(self.words)
+
+    @property
+    def size_bytes(self) -> int:
+        """Memory used."""
+        return self.words.nbytes
+
+    def clear(self) -> None:
+        """Forget every entry."""
+        self.words[:] = 0
+
+    def fill(self, sample: int = 1 << 16) -> float:
+        """Share of occupied slots, estimated on a sample of the table."""
+        n = min(sample, self.words.size)
+        return float(np.count_nonzero(self.words[:n])) / n

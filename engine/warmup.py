@@ -1,0 +1,40 @@
+"""Loading (or, on a cold cache, compiling) the numba kernels ahead of use."""
+
+from __future__ import annotations
+
+import importlib
+import os
+
+# Modules whose kernels a full warm-up loads, with the function that exercises them.
+_WARMUPS = (
+    ("c4tui.engine.solver", "_warmup"),
+    ("c4tui.engine.search", "_warmup"),
+)
+
+
+def _dispatchers():
+    from . import solver_kernel
+
+    return [solver_kernel.solve_root, solver_kernel.negamax]
+
+
+def is_compiled() -> bool:
+    """Whether numba's cache already holds the solver kernels (a warm start)."""
+    for disp in _dispatchers():
+        cache = getattr(disp, "_cache", None)
+        index = getattr(getattr(cache, "_cache_file", None), "_index_path", None)
+        if index is None or not os.path.exists(index):
+            return False
+    return True
+
+
+def warmup() -> None:
+    """Load or compile every engine kernel by running each once on a tiny position."""
+    for module, func in _WARMUPS:
+        try:
+            mod = importlib.import_module(module)
+        except ModuleNotFoundError:
+            continue
+        fn = getattr(mod, func, None)
+        if fn is not None:
+            fn()
