@@ -44,17 +44,22 @@ def register(app: typer.Typer) -> None:
         auto: bool = typer.Option(
             True, "--auto/--no-auto", help="Start a search on every new position."
         ),
-        node_limit: int = typer.Option(2_000_000, "--node-limit", min=1, help="Search node limit."),
-        hash_mb: int = typer.Option(16, "--hash", min=1, max=4096, help="Search hash size (MB)."),
+        node_limit: str = typer.Option(
+            "2M", "--node-limit", help="Search node limit (e.g. 500k, 2M, 1G)."
+        ),
+        hash_mb: str = typer.Option("16", "--hash", help="Search hash size in MB (1-4096)."),
         engine: bool = typer.Option(
             True, "--engine/--no-engine", help="Load the engine (off: a plain board)."
         ),
     ) -> None:
         """Open the analysis workstation on a position, a move sequence or a game file."""
+        from c4tui.app.analysis import parse_count
         from c4tui.engine.position import IllegalMoveError
         from c4tui.gamefile import GameFileError
 
         try:
+            limit = parse_count(node_limit, "--node-limit", 1, 10**12)
+            hash_size = parse_count(hash_mb, "--hash", 1, 4096)
             pos, headers = resolve_target(list(target or []))
         except (GameFileError, IllegalMoveError, ValueError) as exc:
             typer.echo(f"c4tui: {exc}", err=True)
@@ -63,5 +68,5 @@ def register(app: typer.Typer) -> None:
         from c4tui.app import C4App
         from c4tui.app.engine_bridge import SearchSettings
 
-        settings = SearchSettings(auto=auto, node_limit=node_limit, hash_mb=hash_mb)
+        settings = SearchSettings(auto=auto, node_limit=limit, hash_mb=hash_size)
         C4App(pos, settings=settings, engine=engine, headers=headers).run()

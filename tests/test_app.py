@@ -9,7 +9,7 @@ import pytest
 from c4tui.engine.position import IllegalMoveError, Position
 
 from c4tui.app import C4App
-from c4tui.app.main import parse_count
+from c4tui.app.analysis import parse_count
 from c4tui.app.model import GameModel
 from c4tui.app.widgets import BoardView
 from c4tui.gamefile import load_game, save_game

@@ -246,3 +246,19 @@ def milton_verdict(pos: Position, outcome: int, plies: int) -> str:
     else:
         why = "zugzwang"
     return f"{PLAYER_NAMES[winner]} wins if no new threats appear: {why}; four at fill step {plies}"
+
+
+def parse_count(text: str, what: str, lo: int, hi: int) -> int:
+    """``"2M"``, ``"500k"``, ``"1_000_000"`` -> int, within [lo, hi]; ValueError otherwise."""
+    t = text.strip().lower().replace("_", "").replace(",", "")
+    mult = 1
+    if t and t[-1] in "kmg":
+        mult = {"k": 10**3, "m": 10**6, "g": 10**9}[t[-1]]
+        t = t[:-1]
+    try:
+        value = int(float(t) * mult) if "." in t else int(t) * mult
+    except ValueError:
+        raise ValueError(f"{what}: {text.strip()!r} is not a number") from None
+    if not lo <= value <= hi:
+        raise ValueError(f"{what}: {value} is out of range ({lo} to {hi})")
+    return value

@@ -175,6 +175,10 @@ class EngineBridge:
                 if _module_exists("c4tui.engine.analysis_eval"):
                     ev = importlib.import_module("c4tui.engine.analysis_eval")
                     self._threat_fill = getattr(ev, "threat_fill", None)
+                    if self._threat_fill is not None:  # load it here, not on first use
+                        import numpy as np
+
+                        self._threat_fill(np.uint64(0), np.uint64(0))
         except Exception as exc:  # any failure: say it, keep the board usable
             self._set_state(FAILED, f"{type(exc).__name__}: {exc}".splitlines()[0])
             return

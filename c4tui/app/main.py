@@ -19,6 +19,7 @@ from c4tui.engine.geometry import WIDTH
 from c4tui.engine.position import PLAYER_NAMES, IllegalMoveError, Position
 
 from . import analysis as an
+from .analysis import parse_count
 from .engine_bridge import (
     COMPILING,
     FAILED,
@@ -56,22 +57,6 @@ class PromptScreen(ModalScreen[str | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
-
-
-def parse_count(text: str, what: str, lo: int, hi: int) -> int:
-    """``"2M"``, ``"500k"``, ``"1_000_000"`` -> int, within [lo, hi]; ValueError otherwise."""
-    t = text.strip().lower().replace("_", "").replace(",", "")
-    mult = 1
-    if t and t[-1] in "kmg":
-        mult = {"k": 10**3, "m": 10**6, "g": 10**9}[t[-1]]
-        t = t[:-1]
-    try:
-        value = int(float(t) * mult) if "." in t else int(t) * mult
-    except ValueError:
-        raise ValueError(f"{what}: {text.strip()!r} is not a number") from None
-    if not lo <= value <= hi:
-        raise ValueError(f"{what}: {value} is out of range ({lo} to {hi})")
-    return value
 
 
 class C4App(App[None]):
@@ -402,8 +387,7 @@ class C4App(App[None]):
                 an.human_count(max(0, snap.nodes - done_nodes)),
                 "", "", "", "", "",
             )
-        table.move_cursor(row=table.row_count - 1, animate=False)
-        table.scroll_end(animate=False)
+        self.call_after_refresh(table.scroll_end, animate=False)
 
     def _refresh_path(self, pos: Position, view: EngineView | None) -> None:
         table = self._w("#path", DataTable)
@@ -538,10 +522,10 @@ class C4App(App[None]):
 
     # ------------------------------------------------------------------ search control
     def _need_search(self) -> bool:
-        view = self._view
-        if view is None or not view.search_available:
+        view = self.bridge.view(self.position)
+        if not view.search_available:
             self.error("search: the analysis search is not available "
-                       f"({view.state if view else 'starting'})")
+                       f"({view.state})")
             return False
         return True
 

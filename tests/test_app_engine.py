@@ -1,0 +1,143 @@
+"""Pilot tests of the workstation with the real engine: exact values, pause/step, node limit.
+
+The engine compiles (or loads) its kernels in a background thread first; each test waits
+for that, so the first test also measures nothing but correctness.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import time
+
+import pytest
+from c4tui.engine.position import Position
+
+from c4tui.app import C4App
+from c4tui.app.engine_bridge import READY, SearchSettings
+
+LOAD_TIMEOUT = 240.0  # a cold numba cache compiles every kernel first
+
+
+@pytest.fixture(autouse=True)
+def _tmp_home(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+
+
+def sync(fn):
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        return asyncio.run(fn(*args, **kwargs))
+
+    return wrapper
+
+
+async def wait_for(pilot, cond, timeout: float, what: str) -> None:
+    end = time.monotonic() + timeout
+    while not cond():
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out waiting for {what}")
+        await pilot.pause(0.05)
+
+
+def engine_ready(app: C4App) -> bool:
+    view = app.bridge.view(app.position)
+    assert view.state not in ("engine failed", "engine not available"), view.message
+    return view.state == READY and view.search_available
+
+
+def snap(app: C4App):
+    return app.bridge.view(app.position).snapshot
+
+
+@sync
+async def test_exact_values_and_verdict():
+    # Black to move can win at once in f (f1 completes c1 d1 e1 f1? no: f2 row) - the
+    # solver's values are checked against the position's immediate win.
+    pos = Position.from_moves("44536555533")
+    win_col = next(c for c in pos.legal_moves() if pos.is_winning_move(c))
+    app = C4App(pos, settings=SearchSettings(auto=False))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: engine_ready(app), LOAD_TIMEOUT, "the engine")
+        await wait_for(
+            pilot,
+            lambda: (e := app.bridge.exact_for(app.position)) is not None and e.status == "done",
+            60, "exact values",
+        )
+        await pilot.pause(0.3)
+        exact = app.bridge.exact_for(app.position)
+        assert exact.scores[win_col] == max(s for s in exact.scores if s is not None)
+        board = str(app.query_one("#board").render())
+        assert "W1" in board
+        analysis = str(app.query_one("#analysis").render())
+        assert "Black wins in 1" in analysis
+        await pilot.press("t")
+        await wait_for(pilot, lambda: app.bridge.view(app.position).verdict is not None, 10,
+                       "the threat-fill verdict")
+        await pilot.pause(0.3)
+        info = str(app.query_one("#threat-info").render())
+        assert "Black wins if no new threats appear: acute threat" in info
+
+
+@sync
+async def test_pause_step_and_path():
+    app = C4App(Position.from_moves("4453"),
+                settings=SearchSettings(auto=False, node_limit=50_000_000))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: engine_ready(app), LOAD_TIMEOUT, "the engine")
+        assert snap(app) is None  # auto-analysis off: nothing runs
+        await pilot.press("n")  # step one iteration: starts a paused search
+        await wait_for(pilot, lambda: (s := snap(app)) is not None and s.state == "paused"
+                       and len(s.iterations) >= 1, 30, "the first iteration")
+        first = len(snap(app).iterations)
+        await pilot.press("n")
+        await wait_for(pilot, lambda: len(snap(app).iterations) == first + 1
+                       and snap(app).state == "paused", 30, "one more iteration")
+        nodes = snap(app).nodes
+        await pilot.press("N")  # step N nodes
+        await pilot.pause()
+        app.screen.query_one("#prompt-input").value = "5000"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: snap(app).nodes >= nodes + 5000
+                       and snap(app).state == "paused", 30, "5000 more nodes")
+        assert snap(app).nodes < nodes + 5000 + 1000  # pauses right after the count
+        await wait_for(pilot, lambda: app.query_one("#path").display, 5, "the path panel")
+        path = app.bridge.view(app.position).path
+        assert path and path[0].ply == 0 and app.query_one("#path").row_count == len(path)
+        assert "paused" in str(app.query_one("#status").render())
+        log_rows = app.query_one("#log").row_count
+        assert log_rows == len(snap(app).iterations) + 1  # completed ones + the paused one
+        await pilot.press("space")  # resume
+        await wait_for(pilot, lambda: snap(app).state == "searching"
+                       or snap(app).state == "done", 5, "resume")
+        await pilot.press("space")  # pause again
+        await wait_for(pilot, lambda: snap(app).state == "paused", 5, "pause")
+        await pilot.press("x")  # stop
+        await wait_for(pilot, lambda: snap(app).state == "stopped", 5, "stop")
+
+
+@sync
+async def test_node_limit_and_live_updates():
+    app = C4App(Position.from_moves("4453"), settings=SearchSettings(auto=True))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: engine_ready(app), LOAD_TIMEOUT, "the engine")
+        await pilot.press("l")
+        await pilot.pause()
+        app.screen.query_one("#prompt-input").value = "30k"
+        await pilot.press("enter")
+        await pilot.press("g")  # analyse now, with the new limit
+        await wait_for(pilot, lambda: (s := snap(app)) is not None and s.state == "node_limit",
+                       30, "the node limit")
+        s = snap(app)
+        assert 30_000 <= s.nodes < 40_000
+        assert s.iterations and s.best_move in app.position.legal_moves()
+        await pilot.pause(0.5)
+        assert "node limit reached" in str(app.query_one("#status").render())
+        assert "expected" in str(app.query_one("#analysis").render()) or \
+            "wins" in str(app.query_one("#analysis").render())
+        # a new position starts a new search automatically
+        await pilot.press("1")
+        assert app.position.digits() == "44531"
+        await wait_for(pilot, lambda: app.bridge.view(app.position).search_key
+                       == app.position.key(), 10, "the new search")
