@@ -15,7 +15,7 @@ import time
 import typer
 
 SWITCHES = ("pvs", "mtdf", "aspiration", "quiescence", "extensions", "killers",
-            "recognition", "use_book")
+            "recognition", "use_book", "threat_ordering")
 
 
 def _fail(msg: str) -> None:
@@ -99,6 +99,8 @@ def register(app: typer.Typer) -> None:
         killers: bool = typer.Option(False, "--killers/--no-killers"),
         recognition: bool = typer.Option(True, "--recognition/--no-recognition"),
         book: bool = typer.Option(True, "--book/--no-book", help="use the opening book"),
+        threat_ordering: bool = typer.Option(False, "--threat-ordering/--no-threat-ordering",
+                                             help="order moves by threats made (not MILTON's)"),
         hash_mb: float = typer.Option(16, "--hash-mb", help="transposition tables, MB"),
         as_json: bool = typer.Option(False, "--json", help="one JSON object per line"),
     ) -> None:
@@ -118,7 +120,8 @@ def register(app: typer.Typer) -> None:
             opts = SearchOptions(max_depth=depth, node_limit=nodes or None, pvs=pvs, mtdf=mtdf,
                                  aspiration=aspiration, quiescence=quiescence,
                                  extensions=extensions, killers=killers,
-                                 recognition=recognition, use_book=book, hash_mb=hash_mb)
+                                 recognition=recognition, use_book=book, hash_mb=hash_mb,
+                                 threat_ordering=threat_ordering)
         except ValueError as e:
             _fail(f"analyze: {e}")
 
@@ -188,7 +191,8 @@ def register(app: typer.Typer) -> None:
         """MILTON's self-play test: the 49 two-ply openings, twice each with colours swapped.
 
         Prints A's wins:losses:draws against B. Switches: pvs, mtdf, aspiration,
-        quiescence, extensions, killers, recognition, book (prefix no- to turn off).
+        quiescence, extensions, killers, recognition, book, threat-ordering (prefix no- to
+        turn off).
         """
         from .engine.analysis_bench import openings as all_openings
         from .engine.analysis_bench import selfplay as run
