@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import os
 import queue
 import threading
 import time
@@ -93,6 +94,15 @@ def _default_spawn(fn: Callable[[], None], name: str) -> threading.Thread:
     return t
 
 
+def _lower_thread_priority(nice: int = 5) -> None:
+    """Give the calling thread (and threads it creates, which inherit it on Linux) a
+    lower CPU priority, so the UI thread wins the cores when the engine uses them all."""
+    try:
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), nice)
+    except (AttributeError, OSError):
+        pass  # not Linux, or not permitted: the engine just runs at normal priority
+
+
 def _module_exists(name: str) -> bool:
     try:
         return importlib.util.find_spec(name) is not None
@@ -152,6 +162,7 @@ class EngineBridge:
 
     def _load(self) -> None:
         """Loader thread: import and warm the kernels, then start the workers."""
+        _lower_thread_priority()
         has_solver = _module_exists("c4tui.engine.solver")
         has_search = _module_exists("c4tui.engine.search")
         if not has_solver and not has_search:
@@ -267,6 +278,7 @@ class EngineBridge:
     # ------------------------------------------------------------------ workers
     def _exact_loop(self) -> None:
         """Exact worker: solve the most recently requested position, one at a time."""
+        _lower_thread_priority()
         solver = self._solver
         while not self._shutdown.is_set():
             self._exact_wake.wait(0.5)
@@ -327,6 +339,7 @@ class EngineBridge:
 
     def _search_loop(self) -> None:
         """Search worker: run the UI's commands against the controller, in order."""
+        _lower_thread_priority()  # the controller's search threads inherit it
         ctl = self._ctl
         while True:
             try:

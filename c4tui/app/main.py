@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable
 from functools import partial
 from pathlib import Path
@@ -163,7 +164,11 @@ class C4App(App[None]):
         self.bridge.shutdown()
 
     def _spawn(self, fn, name: str):  # noqa: ANN001 - Spawn protocol of EngineBridge
-        return self.run_worker(fn, name=name, group="engine", thread=True, exit_on_error=False)
+        """Start an engine thread as a Textual worker (from any thread)."""
+        kwargs = {"name": name, "group": "engine", "thread": True, "exit_on_error": False}
+        if threading.get_ident() == self._thread_id:
+            return self.run_worker(fn, **kwargs)
+        return self.call_from_thread(self.run_worker, fn, **kwargs)
 
     # ------------------------------------------------------------------ commands
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
