@@ -92,7 +92,6 @@ class C4App(App[None]):
         Binding("c", "copy", "copy", show=False),
         Binding("C", "copy_game", "copy game file", show=False),
         Binding("backspace", "take_back", "take back last move", show=False),
-        Binding("ctrl+p", "command_palette", "commands"),
         Binding("q", "quit", "quit"),
     ]
 
@@ -159,6 +158,15 @@ class C4App(App[None]):
         self._position_changed()
         self.bridge.start()
         self.set_interval(0.25, self._poll_engine)
+
+    def on_resize(self, event) -> None:  # noqa: ANN001 - events.Resize
+        """Large terminals get a large board (and a wider left column)."""
+        big = event.size.width >= 110 and event.size.height >= 36
+        board = self._w("#board", BoardView)
+        if board.big != big:
+            board.big = big
+            self._w("#left").set_class(big, "-big")
+            board.set_class(big, "-big")
 
     def on_unmount(self) -> None:
         self.bridge.shutdown()
@@ -238,7 +246,7 @@ class C4App(App[None]):
             name, _, rest = line.partition(": ")
             text.append(f"{name:5} ", style=PLAYER_STYLE[i])
             text.append(rest + "\n")
-        text.append("o/e odd/even threat, CAPS acute, x both\n", style="dim")
+        text.append("o odd e even CAPS acute x both\n", style="dim")
         text.append("verdict: ", style="bold")
         text.append(self._verdict(pos))
         box.update(text)

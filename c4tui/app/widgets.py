@@ -62,9 +62,15 @@ class BoardView(Widget, can_focus=True):
         self.values = values
         self.refresh()
 
-    # layout: a 2-column row gutter, then CELL_W columns per board column
+    big: reactive[bool] = reactive(False)  #: 6-column, 2-line cells for large terminals
+
+    @property
+    def cell_w(self) -> int:
+        return 6 if self.big else CELL_W
+
+    # layout: a 2-column row gutter, then cell_w columns per board column
     def _col_at(self, x: int) -> int | None:
-        col = (x - 2) // CELL_W
+        col = (x - 2) // self.cell_w
         return col if 0 <= col < WIDTH and x >= 2 else None
 
     def on_click(self, event: events.Click) -> None:
@@ -78,10 +84,8 @@ class BoardView(Widget, can_focus=True):
         if col is not None and col != self.cursor:
             self.cursor = col
 
-    def _cell(self, text: str, style: str = "") -> Text:
-        return Text(text.center(CELL_W - 1) + " ", style=style)
-
-    def render(self) -> Text:
+    def _cells(self) -> list[list[tuple[str, str, bool]]]:
+        """Rows top-down of (glyph, style, is_disc) per column."""
         pos = self.position
         mover = pos.to_move
         last = None
@@ -91,16 +95,9 @@ class BoardView(Widget, can_focus=True):
         four = set(pos.winning_four())
         threats = threat_squares(pos) if self.show_threats else {}
         playable = pos.playable_squares()
-        out = Text(no_wrap=True, overflow="crop")
-
-        out.append("  ")
-        for c in range(WIDTH):
-            style = "reverse bold" if c == self.cursor else "bold"
-            out.append(COLUMN_NAMES[c].center(CELL_W - 1), style=style)
-            out.append(" ")
-        out.append("\n")
+        rows = []
         for r in range(HEIGHT - 1, -1, -1):
-            out.append(f"{r + 1} ", style="dim")
+            row = []
             for c in range(WIDTH):
                 owner = pos.cell(c, r)
                 if owner is not None:
@@ -112,7 +109,7 @@ class BoardView(Widget, can_focus=True):
                     elif (c, r) == last:
                         style += " on #3a3a4a"
                         glyph = "◉"
-                    out.append_text(self._cell(glyph, style))
+                    row.append((glyph, style, True))
                     continue
                 t = threats.get((c, r))
                 acute = bool(playable & square_bit(c, r))
@@ -127,25 +124,50 @@ class BoardView(Widget, can_focus=True):
                         style = PLAYER_STYLE[0 if t[0] else 1]
                     if acute:
                         style += " reverse"
-                    out.append_text(self._cell(letter, style))
+                    row.append((letter, style, False))
                 elif c == self.cursor and acute and not pos.is_over:
-                    out.append_text(self._cell(GHOST, PLAYER_DIM[mover]))
+                    row.append((GHOST, PLAYER_DIM[mover], False))
                 else:
-                    out.append_text(self._cell("·", "#555555"))
-            out.append("\n")
+                    row.append(("·", "#555555", False))
+            rows.append(row)
+        return rows
+
+    def render(self) -> Text:
+        cw = self.cell_w
+        out = Text(no_wrap=True, overflow="crop")
+
+        def cell(text: str, style: str = "") -> None:
+            out.append(text.center(cw - 1)[: cw - 1], style=style)
+            out.append(" ")
+
         out.append("  ")
         for c in range(WIDTH):
-            style = "reverse" if c == self.cursor else "dim"
-            out.append(str(c + 1).center(CELL_W - 1), style=style)
-            out.append(" ")
+            cell(COLUMN_NAMES[c], "reverse bold" if c == self.cursor else "bold")
+        out.append("\n")
+        for i, row in enumerate(self._cells()):
+            r = HEIGHT - 1 - i
+            out.append(f"{r + 1} ", style="dim")
+            for glyph, style, disc in row:
+                cell("▄▄▄" if disc and self.big else glyph, style)
+            out.append("\n")
+            if self.big:
+                out.append("  ")
+                for _glyph, style, disc in row:
+                    if disc:
+                        cell("▀▀▀", style)
+                    else:
+                        out.append(" " * cw)
+                out.append("\n")
+        out.append("  ")
+        for c in range(WIDTH):
+            cell(str(c + 1), "reverse" if c == self.cursor else "dim")
         out.append("\n  ")
         for c in range(WIDTH):
             v = self.values[c] if c < len(self.values) else None
             if v is None:
-                out.append(" " * CELL_W)
+                out.append(" " * cw)
             else:
-                out.append(v.short.center(CELL_W - 1)[: CELL_W - 1], style=v.style)
-                out.append(" ")
+                cell(v.short, v.style)
         return out
 
 
