@@ -287,7 +287,6 @@ def test_engine_falls_back_without_a_usable_book(tmp_path, monkeypatch, referenc
         load_default(reload=True)
 
 
-
 def test_second_build_on_the_same_checkpoint_is_refused(tmp_path):
     from c4tui.book.builder import _exclusive
 
@@ -342,3 +341,40 @@ def _state(pid: int) -> str:
         return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
     except (OSError, IndexError):
         return "gone"
+
+
+_USES_BOOK = """
+import sys, numpy as np
+sys.path.insert(0, sys.argv[1])
+import test_book_build as t
+from c4tui.book import make_book
+from c4tui.book.enumeration import enumerate_positions
+from c4tui.engine.position import Position
+from c4tui.engine.solver import Solver
+
+e = enumerate_positions(t.PLY, t.ROOT)
+ref = t.RefSolver(1)
+true = make_book(e.keys, [ref.solve(Position.from_moves(m)).score for m in e.moves],
+                 1 << t.PLY)
+false = make_book(true.keys, np.where(true.scores > 0, -1, 1), true.plies)
+moves = [m for ply in (30, 31, 32) for m in enumerate_positions(ply, t.ROOT).moves]
+truth = [ref.solve(Position.from_moves(m)).score for m in moves]
+for name, book in (("true", true), ("false", false)):
+    s = Solver(hash_mb=4, book=book)
+    got = [s.solve(Position.from_moves(m)).score for m in moves]
+    print(name, "same" if got == truth else "differs", flush=True)
+"""
+
+
+def test_engine_uses_the_book():
+    """The solver answers from the book, also below the root: with the true book the scores
+    are unchanged, with a book of false scores some change. Run in a subprocess so that a
+    crash inside a kernel fails this test instead of killing the test run."""
+    r = subprocess.run(
+        [sys.executable, "-c", _USES_BOOK, str(HERE)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert r.returncode == 0, f"exit {r.returncode}: {r.stderr.strip().splitlines()[:3]}"
+    assert r.stdout.split() == ["true", "same", "false", "differs"]
