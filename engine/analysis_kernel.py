@@ -54,7 +54,7 @@ from .mem import load_i64, sleep_us, store_i64
 
 # ---- control array (int64), shared with the Python controller
 C_CMD = 0  #: 0 run, 1 pause, 2 stop
-C_PAUSE_AT = 1  #: pause when the node counter reaches this value (-1: never)
+C_PAUSE_AT = 1  #: pause once the node counter reaches this value (NEVER: no target)
 C_LIMIT = 2  #: abort (node limit) before counting node LIMIT + 1
 C_NODES = 3  #: nodes searched so far (all iterations)
 C_PAUSED = 4  #: 1 while the kernel waits in its pause loop
@@ -65,6 +65,7 @@ C_ABORT = 8  #: 0, or ABORT_STOP / ABORT_LIMIT once the search unwinds
 C_PAUSES = 9  #: number of pauses the kernel has entered
 C_SIZE = 16
 
+NEVER = 1 << 62  #: no pause target / no node limit
 CMD_RUN = 0
 CMD_PAUSE = 1
 CMD_STOP = 2
@@ -143,7 +144,7 @@ def _control(ctl, nodes):
             store_i64(ctl, C_PAUSED, 0)
             store_i64(ctl, C_ABORT, ABORT_LIMIT)
             return True
-        if cmd == CMD_RUN and load_i64(ctl, C_PAUSE_AT) != nodes:
+        if cmd == CMD_RUN and nodes < load_i64(ctl, C_PAUSE_AT):
             if paused:
                 store_i64(ctl, C_PAUSED, 0)
             return False
@@ -177,7 +178,7 @@ def ab(st, cur, mask, key, n, d2, alpha, beta, sply):
         store_i64(ctl, C_ABORT, ABORT_LIMIT)
         return 0
     store_i64(ctl, C_NODES, nodes)
-    if load_i64(ctl, C_CMD) != CMD_RUN or nodes == load_i64(ctl, C_PAUSE_AT):
+    if load_i64(ctl, C_CMD) != CMD_RUN or nodes >= load_i64(ctl, C_PAUSE_AT):
         store_i64(ctl, C_PATHLEN, sply + 1)
         if _control(ctl, nodes):
             return 0

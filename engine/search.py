@@ -44,7 +44,7 @@ __all__ = [
 
 #: Entries of the recognition table (MILTON's table 3), which survives between searches.
 REC_ENTRIES = 1 << 16
-_NO_LIMIT = (1 << 62)
+_NO_LIMIT = K.NEVER
 
 
 @dataclass(frozen=True)
@@ -253,7 +253,7 @@ class SearchController:
         self._kill.fill(-1)
         c = self._ctl
         c.fill(0)
-        c[K.C_PAUSE_AT] = -1
+        c[K.C_PAUSE_AT] = K.NEVER
         c[K.C_LIMIT] = opts.node_limit if opts.node_limit is not None else _NO_LIMIT
         st = self._st
         st[K.S_CTL] = address(c)
@@ -460,7 +460,7 @@ class SearchController:
             t -= now - self._paused_since
         return max(t, 0.0)
 
-    def _go(self, pause_at: int = -1) -> None:
+    def _go(self, pause_at: int = K.NEVER) -> None:
         self._ctl[K.C_PAUSE_AT] = pause_at
         self._pause_requested = False
         self._pauses_seen = int(self._ctl[K.C_PAUSES])

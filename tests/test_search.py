@@ -341,3 +341,18 @@ def test_book_is_used_inside_the_search(monkeypatch):
     if score != 0:
         assert it.band == "recognized" and it.score == score
     ctl.close()
+
+
+def test_step_nodes_while_running_pauses():
+    ctl = SearchController()
+    ctl.start(Position(), SearchOptions(node_limit=None, use_book=False))
+    time.sleep(0.05)
+    ctl.step_nodes(1)
+    assert ctl.wait_paused(5)
+    snap = ctl.snapshot()
+    assert snap.state == "paused"
+    time.sleep(0.02)
+    assert ctl.snapshot().nodes == snap.nodes
+    assert len(ctl.path()) >= 1
+    ctl.close()
+    assert ctl.snapshot().state == "stopped"
