@@ -695,4 +695,19 @@ def run_search(pos: Position, opts: SearchOptions | None = None,
     return res
 
 
+def _warmup() -> None:
+    """Load (or compile) every analysis kernel: called by ``c4tui.engine.warmup``."""
+    import numpy as _np
+
+    from .analysis_eval import threat_fill
+
+    threat_fill(_np.uint64(0), _np.uint64(0))
+    ctl = SearchController()
+    # an opening (evaluation, quiescence, tables) and an endgame (recognizer, exact mode)
+    for moves in ("4453", "5252153716735222535361161417246636774"):
+        ctl.start(Position.from_moves(moves), SearchOptions(node_limit=2_000, use_book=True))
+        ctl.wait()
+    ctl.close()
+
+
 assert HEIGHT == 6 and WIDTH == 7
