@@ -94,6 +94,35 @@ def enumerate_positions(ply: int, root: str = "") -> Enumeration:
     return Enumeration(ply, np.array(keys, dtype=np.uint64), tuple(moves), start.digits())
 
 
+def count_all_positions(max_ply: int) -> list[tuple[int, int]]:
+    """``(positions, won)`` for each disc count 0..max_ply: every distinct board reachable in
+    a game, won ones included, mirror images not merged (the quantity John Tromp published,
+    OEIS A212693: 1, 7, 49, 238, 1120, 4263, 16422, 54859, 184275, ...), and how many of them
+    are won. A cross-check of the move rules the book enumeration relies on."""
+    out = []
+    level: set[tuple[int, int]] = {(0, 0)}  # (stones of the side to move, mask)
+    won: set[tuple[int, int]] = set()  # (stones of the winner, mask)
+    for ply in range(max_ply + 1):
+        out.append((len(level) + len(won), len(won)))
+        if ply == max_ply:
+            break
+        nxt: set[tuple[int, int]] = set()
+        nwon: set[tuple[int, int]] = set()
+        for cur, mask in level:
+            wins = winning_squares(cur, mask)
+            playable = (mask + BOTTOM) & ~mask
+            for c in range(WIDTH):
+                move = playable & _COLUMN[c]
+                if not move:
+                    continue
+                if wins & move:
+                    nwon.add((cur | move, mask | move))
+                else:
+                    nxt.add((cur ^ mask, mask | move))
+        level, won = nxt, nwon
+    return out
+
+
 def count_by_ply(max_ply: int) -> list[int]:
     """Number of book positions for each disc count 0..max_ply."""
     return [len(enumerate_positions(p)) for p in range(max_ply + 1)]

@@ -31,7 +31,7 @@ def _four_through(cols: list[list[int]], c0: int, player: int) -> bool:
     )
 
 
-def brute_force(n: int) -> tuple[set, dict]:
+def brute_force(n: int) -> set:
     """All move sequences of length n, played on lists of columns (no bitboards, no
     transposition pruning): the set of boards with n discs that no four ended earlier, that
     are not won, and in which the side to move cannot win at once, mirror images merged."""
@@ -64,6 +64,32 @@ def brute_force(n: int) -> tuple[set, dict]:
 
     rec(0)
     return found
+
+
+def all_positions(n: int) -> int:
+    """Distinct boards after n plies, won ones included, mirror images not merged: the
+    published count (John Tromp; OEIS A212693), which checks the brute force's rules."""
+    found: set = set()
+    cols: list[list[int]] = [[] for _ in range(W)]
+
+    def rec(depth: int) -> None:
+        if depth == n:
+            found.add(tuple(tuple(c) for c in cols))
+            return
+        player = depth % 2
+        for c in range(W):
+            if len(cols[c]) < H:
+                cols[c].append(player)
+                if not _four_through(cols, c, player) or depth + 1 == n:
+                    rec(depth + 1)
+                cols[c].pop()
+
+    rec(0)
+    return len(found)
+
+
+def test_brute_force_rules_match_the_published_counts():
+    assert [all_positions(n) for n in range(6)] == [1, 7, 49, 238, 1120, 4263]
 
 
 @pytest.mark.parametrize("n", range(0, 6))
@@ -108,3 +134,11 @@ def test_subtree_enumeration():
     assert set(e.keys.tolist()) <= full
     with pytest.raises(ValueError, match="out of range"):
         enumerate_positions(3, root)
+
+
+def test_bitboard_counts_match_the_published_counts():
+    from c4tui.book.enumeration import count_all_positions
+
+    counts = count_all_positions(6)
+    assert [n for n, _ in counts] == [1, 7, 49, 238, 1120, 4263, 16422]
+    assert all(w == 0 for _, w in counts)  # no four before the 7th disc
