@@ -77,7 +77,7 @@ async def test_exact_values_and_verdict():
                        "the threat-fill verdict")
         await pilot.pause(0.3)
         info = str(app.query_one("#threat-info").render())
-        assert "Black wins if no new threats appear: acute threat" in info
+        assert "no new threats → Black wins: acute" in info
 
 
 @sync

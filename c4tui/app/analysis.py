@@ -229,23 +229,21 @@ def milton_verdict(pos: Position, outcome: int, plies: int) -> str:
     """
     ts = threats_of(pos)
     if outcome == 0:
-        if not ts:
-            return "draw if no new threats appear: neither side has a threat"
-        return "draw if no new threats appear: the threats cancel out"
+        return "draw: " + ("no threats" if not ts else "the threats cancel out")
     winner = pos.to_move if outcome > 0 else 1 - pos.to_move
     mine = [t for t in ts if t.player == winner]
     acute = [t for t in mine if t.acute]
     good = [t for t in mine if t.odd == (winner == 0)]
     if acute:
-        why = f"acute threat {', '.join(t.name for t in acute)}"
+        why = f"acute {', '.join(t.name for t in acute)}"
     elif good:
         parity = "odd" if winner == 0 else "even"
-        why = f"{parity} threat {', '.join(t.name for t in good)}"
+        why = f"{parity} {', '.join(t.name for t in good)}"
     elif mine:
-        why = f"threat {', '.join(t.name for t in mine)} (zugzwang)"
+        why = f"{', '.join(t.name for t in mine)} by zugzwang"
     else:
         why = "zugzwang"
-    return f"{PLAYER_NAMES[winner]} wins if no new threats appear: {why}; four at fill step {plies}"
+    return f"{PLAYER_NAMES[winner]} wins: {why} (four at fill step {plies})"
 
 
 def parse_count(text: str, what: str, lo: int, hi: int) -> int:

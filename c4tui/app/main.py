@@ -11,7 +11,7 @@ from rich.text import Text
 from textual import on
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Footer, Input, Label, Static
 
@@ -122,7 +122,7 @@ class C4App(App[None]):
             with Vertical(id="left"):
                 yield BoardView(id="board")
                 yield Static(id="threat-info")
-                with VerticalScroll(id="moves-box"):
+                with Vertical(id="moves-box"):
                     yield MoveList(id="moves")
             with Vertical(id="right"):
                 with Vertical(id="analysis-box"):
@@ -222,8 +222,6 @@ class C4App(App[None]):
         self._log_sig = ()
         self._refresh_board(pos)
         self._w("#moves", MoveList).show(self.model.line, self.model.ply)
-        if self.model.at_end:
-            self._w("#moves-box", VerticalScroll).scroll_end(animate=False)
         self._refresh_threats(pos)
         self._refresh_engine(self.bridge.view(pos))
 
@@ -247,7 +245,7 @@ class C4App(App[None]):
             text.append(f"{name:5} ", style=PLAYER_STYLE[i])
             text.append(rest + "\n")
         text.append("o odd e even CAPS acute x both\n", style="dim")
-        text.append("verdict: ", style="bold")
+        text.append("no new threats → ", style="bold")
         text.append(self._verdict(pos))
         box.update(text)
 

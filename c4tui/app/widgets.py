@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
-from textual.widgets import Static
 
 from c4tui.engine.geometry import COLUMN_NAMES, HEIGHT, WIDTH, square_bit
 from c4tui.engine.position import PLAYER_NAMES, Position
@@ -171,29 +171,68 @@ class BoardView(Widget, can_focus=True):
         return out
 
 
-class MoveList(Static):
-    """Numbered move pairs in algebraic notation; the viewed ply highlighted; clickable."""
+class MoveList(Widget):
+    """Numbered move pairs in algebraic notation, the viewed ply highlighted, clickable.
+
+    Wrapped to the widget's width; when the game is longer than the widget, the lines
+    around the viewed ply are shown (so the current move is always in view).
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.line: list[int] = []
+        self.ply = 0
 
     def show(self, line: list[int], ply: int) -> None:
+        self.line, self.ply = list(line), ply
+        self.refresh()
+
+    def _tokens(self) -> list[tuple[str, str, int | None]]:
+        """(text, style, ply to jump to) per token; ply 0 is the start."""
+        toks: list[tuple[str, str, int | None]] = []
+        toks.append(("start", "reverse bold" if self.ply == 0 else "", 0))
         pos = Position()
-        parts: list[str] = []
-        for i, col in enumerate(line):
+        for i, col in enumerate(self.line):
             row = pos.height(col)
             pos.play(col)
-            sq = f"{COLUMN_NAMES[col]}{row + 1}"
             if i % 2 == 0:
-                parts.append(f"[dim]{i // 2 + 1}.[/]")
-            style = "reverse bold" if i + 1 == ply else ("" if i < ply else "dim")
-            open_tag = f"[{style} @click=app.goto_ply({i + 1})]" if style else (
-                f"[@click=app.goto_ply({i + 1})]"
-            )
-            parts.append(f"{open_tag}{sq}[/]")
-        if not line:
-            text = "[dim]no moves yet: press 1-7, or ←/→ and enter[/]"
-        else:
-            start = "[reverse bold]start[/]" if ply == 0 else "[@click=app.goto_ply(0)]start[/]"
-            text = f"{start} " + " ".join(parts)
-        self.update(text)
+                toks.append((f"{i // 2 + 1}.", "dim", None))
+            style = "reverse bold" if i + 1 == self.ply else ("" if i < self.ply else "dim")
+            toks.append((f"{COLUMN_NAMES[col]}{row + 1}", style, i + 1))
+        return toks
+
+    def render(self) -> Text:
+        width = max(8, self.size.width)
+        height = max(1, self.size.height)
+        if not self.line:
+            return Text("no moves yet: press 1-7, or ←/→ and enter", style="dim")
+        lines: list[list[tuple[str, str, int | None]]] = [[]]
+        used = 0
+        current_line = 0
+        for tok in self._tokens():
+            need = len(tok[0]) + (1 if lines[-1] else 0)
+            if lines[-1] and used + need > width:
+                lines.append([])
+                used, need = 0, len(tok[0])
+            lines[-1].append(tok)
+            used += need
+            if tok[2] == self.ply:
+                current_line = len(lines) - 1
+        # a window of `height` lines that contains the current one, as low as possible
+        first = max(0, min(current_line - height + 1 + (height > 2), len(lines) - height))
+        first = min(first, current_line)
+        out = Text(no_wrap=True, overflow="crop")
+        for n, toks in enumerate(lines[first : first + height]):
+            if n:
+                out.append("\n")
+            for k, (text, style, ply) in enumerate(toks):
+                if k:
+                    out.append(" ")
+                st = Style.parse(style) if style else Style()
+                if ply is not None:
+                    st += Style.from_meta({"@click": f"app.goto_ply({ply})"})
+                out.append(text, style=st)
+        return out
 
 
 SPARK = "▁▂▃▄▅▆▇█"

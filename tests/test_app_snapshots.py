@@ -1,0 +1,59 @@
+"""Snapshot tests of the main screen (pytest-textual-snapshot), kept few: they are slow.
+
+Deterministic by construction: auto-analysis is off (no node counts or timings on screen),
+and the position is late enough that the exact solver's values, which are exact and do not
+depend on timing, arrive quickly. Update with ``pytest --snapshot-update``.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from c4tui.engine.position import Position
+
+from c4tui.app import C4App
+from c4tui.app.engine_bridge import READY, SearchSettings
+
+POSITION = "773777222545245661"  # White to move; c3 wins; both sides have threats
+
+
+@pytest.fixture(autouse=True)
+def _tmp_home(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+
+
+def analysed_app() -> tuple[C4App, object]:
+    app = C4App(Position.from_moves(POSITION), settings=SearchSettings(auto=False))
+
+    async def settle(pilot) -> None:
+        end = time.monotonic() + 240  # cold numba cache: the kernels compile first
+        while True:
+            view = app.bridge.view(app.position)
+            exact = view.exact
+            if view.state == READY and exact is not None and exact.status == "done" \
+                    and view.verdict is not None:
+                break
+            assert time.monotonic() < end, f"engine not ready: {view.state} {view.message}"
+            await pilot.pause(0.1)
+        await pilot.press("t")  # threat map on
+        app._poll_engine()
+        await pilot.pause()
+
+    return app, settle
+
+
+def test_main_screen_80x24(snap_compare):
+    app, settle = analysed_app()
+    assert snap_compare(app, terminal_size=(80, 24), run_before=settle)
+
+
+def test_main_screen_120x40(snap_compare):
+    app, settle = analysed_app()
+    assert snap_compare(app, terminal_size=(120, 40), run_before=settle)
+
+
+def test_without_engine_80x24(snap_compare):
+    app = C4App(Position.from_moves("4453"), engine=False)
+    assert snap_compare(app, terminal_size=(80, 24), press=["left", "_"])
