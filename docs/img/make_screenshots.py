@@ -1,0 +1,86 @@
+"""Regenerate the user guide's screenshots (SVG) with the real engine.
+
+    .venv/bin/python docs/img/make_screenshots.py
+
+Runs the app headless (Textual's pilot) and saves docs/img/{main,threats,paused}.svg.
+The numbers in them (nodes, speeds, times) are whatever this machine measured.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+from c4tui.app import C4App
+from c4tui.app.engine_bridge import READY, SearchSettings
+from c4tui.engine.position import Position
+
+OUT = Path(__file__).resolve().parent
+
+
+async def wait_for(pilot, cond, timeout: float = 240.0) -> None:
+    end = time.monotonic() + timeout
+    while not cond():
+        if time.monotonic() > end:
+            raise SystemExit("timed out waiting for the engine")
+        await pilot.pause(0.1)
+
+
+def ready(app: C4App) -> bool:
+    return app.bridge.view(app.position).state == READY
+
+
+def snap(app: C4App):
+    return app.bridge.view(app.position).snapshot
+
+
+async def main_screen() -> None:
+    app = C4App(Position.from_moves("177761776634"), settings=SearchSettings(node_limit=1_000_000))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: ready(app))
+        # walk through the game so that the evaluation graph fills in
+        await pilot.press("home")
+        for _ply in range(12):
+            await pilot.press("down")
+            await wait_for(pilot, lambda: app.position.key() in app._evals, 30)
+        await wait_for(pilot, lambda: (s := snap(app)) is not None
+                       and s.state in ("done", "node_limit"))
+        await pilot.pause(1.0)
+        app._poll_engine()
+        await pilot.pause()
+        app.save_screenshot("main.svg", str(OUT))
+
+
+async def threat_map() -> None:
+    app = C4App(Position.from_moves("773777222545245661"), settings=SearchSettings(auto=False))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: ready(app))
+        await wait_for(pilot, lambda: (v := app.bridge.view(app.position)).verdict is not None
+                       and v.exact is not None and v.exact.status == "done")
+        await pilot.press("t")
+        app._poll_engine()
+        await pilot.pause()
+        app.save_screenshot("threats.svg", str(OUT))
+
+
+async def paused_search() -> None:
+    app = C4App(Position.from_moves("4453"),
+                settings=SearchSettings(auto=False, node_limit=50_000_000))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: ready(app))
+        for _ in range(12):
+            await pilot.press("n")
+            await pilot.pause(0.3)
+        await wait_for(pilot, lambda: (s := snap(app)) is not None and s.state == "paused")
+        app.bridge.command("step_nodes", 20_000)
+        await wait_for(pilot, lambda: bool(app.bridge.view(app.position).path))
+        app._poll_engine()
+        await pilot.pause(0.3)
+        app.save_screenshot("paused.svg", str(OUT))
+
+
+if __name__ == "__main__":
+    for job in (main_screen, threat_map, paused_search):
+        asyncio.run(job())
+        print("saved", job.__name__)
