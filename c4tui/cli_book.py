@@ -335,3 +335,37 @@ def derive(
         f"{time.perf_counter() - t0:.1f} s; {len(full)} entries written to {target}",
         highlight=False,
     )
+
+
+@book_app.command()
+def lookup(
+    moves: Annotated[str, typer.Argument(help="Position: digits (4453) or squares (d1 d2).")],
+    path: Annotated[
+        Path | None, typer.Option("--book", help="Book file [default: shipped book].")
+    ] = None,
+) -> None:
+    """Print the book's exact score of a position (exit code 2 if it is not in the book)."""
+    from c4tui.book import BookError, load
+    from c4tui.engine.position import IllegalMoveError, Position
+    from c4tui.engine.scores import describe
+
+    try:
+        pos = Position.parse(moves)
+    except IllegalMoveError as exc:
+        _fail(str(exc))
+        return
+    p = _book_path(path)
+    try:
+        book = load(p)
+    except BookError as exc:
+        _fail(str(exc))
+        return
+    score = book.get(pos)
+    if score is None:
+        _out.print(f"{pos.digits() or '(empty board)'}: not in {p.name}", highlight=False)
+        raise typer.Exit(2)
+    _out.print(
+        f"{pos.digits() or '(empty board)'}: {score:+d} ({describe(score, pos.ply)} "
+        f"for {('White', 'Black')[pos.to_move]})",
+        highlight=False,
+    )

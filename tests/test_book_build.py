@@ -241,6 +241,12 @@ def test_cli_build_info_verify(tmp_path, reference_book):
     assert r.exit_code == 0 and "42/42" in r.output
     r = runner.invoke(app, ["book", "verify", str(out), "--sample", "10", "--seed", "1"])
     assert r.exit_code == 0 and "10 agree, 0 differ" in r.output, r.output
+    first = enumerate_positions(PLY, ROOT).moves[0]
+    want = reference_book.get(Position.from_moves(first))
+    r = runner.invoke(app, ["book", "lookup", first, "--book", str(out)])
+    assert r.exit_code == 0 and f"{want:+d}" in r.output, r.output
+    r = runner.invoke(app, ["book", "lookup", ROOT, "--book", str(out)])
+    assert r.exit_code == 2 and "not in" in r.output
     # a damaged book: one error line, exit code 1
     out.write_bytes(out.read_bytes()[:-1])
     r = runner.invoke(app, ["book", "info", str(out)])
