@@ -61,8 +61,8 @@ class SearchOptions:
     killers: bool = False  #: two killer moves per ply
     recognition: bool = True  #: interior-node recognition with its own table
     use_book: bool = True  #: probe the opening book in the search, if one is installed
-    threat_ordering: bool = False  #: order moves by the threats they create (not MILTON's)
     hash_mb: float = 16  #: tables 1 and 2 together
+    threat_ordering: bool = False  #: order moves by the threats they create (not MILTON's)
 
     def __post_init__(self) -> None:
         if self.max_depth is not None and not 1 <= self.max_depth <= SIZE:
@@ -222,7 +222,6 @@ class SearchController:
         self._tt: np.ndarray | None = None  # tables 1 and 2, interleaved buckets
         self._thread: threading.Thread | None = None
         self._state = "idle"
-        self._final_state = "idle"
         self._iterations: list[IterationReport] = []
         self._result: SearchResult | None = None
         self._depth = 0
