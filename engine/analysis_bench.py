@@ -122,6 +122,34 @@ def selfplay(opts_a: SearchOptions, opts_b: SearchOptions, starts: Iterable[str]
     return w, lo, d
 
 
+def speed(path: Path, count: int) -> str:
+    """Exact solver against the analysis search to full depth on the same positions."""
+    from .search import run_search
+    from .solver import Solver
+
+    rows = [line.split() for line in path.read_text().splitlines() if line.strip()][:count]
+    positions = [Position.from_moves(r[0]) for r in rows]
+    solver = Solver(hash_mb=16, book=None)
+    solver.solve(positions[0])  # load the kernels
+    run_search(positions[0], SearchOptions(max_depth=2, use_book=False))
+    t0 = time.perf_counter()
+    sn = sum(solver.solve(p).nodes for p in positions)
+    ts = time.perf_counter() - t0
+    ctl = SearchController()
+    opts = SearchOptions(node_limit=None, use_book=False)
+    t0 = time.perf_counter()
+    an = 0
+    for p, r in zip(positions, rows, strict=True):
+        res = run_search(p, opts, ctl)
+        if res.score != int(r[1]):
+            raise AssertionError(f"{r[0]}: analysis score {res.score}, expected {r[1]}")
+        an += res.nodes
+    ta = time.perf_counter() - t0
+    return (f"solver {sn:,} nodes {ts:.2f} s {sn / ts / 1e6:.2f} M/s | analysis {an:,} nodes "
+            f"{ta:.2f} s {an / ta / 1e6:.2f} M/s | nodes/s ratio {(an / ta) / (sn / ts):.2f}, "
+            f"node ratio {an / sn:.1f}")
+
+
 def _main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m c4tui.engine.analysis_bench")
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -130,7 +158,14 @@ def _main(argv: list[str] | None = None) -> int:
     acc.add_argument("--sample", type=int, default=1, help="every K-th position")
     acc.add_argument("--file", type=Path, default=DEFAULT_POSITIONS)
     acc.add_argument("--no-book", action="store_true")
+    sp = sub.add_parser("speed", help="nodes/s against the exact solver (full depth)")
+    sp.add_argument("--file", type=Path,
+                    default=DEFAULT_POSITIONS.parent / "pons" / "Test_L2_R2")
+    sp.add_argument("--count", type=int, default=50)
     args = ap.parse_args(argv)
+    if args.cmd == "speed":
+        print(speed(args.file, args.count))
+        return 0
     opts = dataclasses.replace(SearchOptions(), node_limit=args.nodes,
                                use_book=not args.no_book)
 
