@@ -187,7 +187,7 @@ def search_summary(score: int | None, band: str | None, pos: Position) -> str:
     if score == 0:
         return "draw expected (eval 0)"
     side = pos.to_move if score > 0 else 1 - pos.to_move
-    return f"{PLAYER_NAMES[side]} expected to win (eval {score:+d})"
+    return f"{PLAYER_NAMES[side]} expected to win (eval {score:+d} for {PLAYER_NAMES[pos.to_move]})"
 
 
 def white_view_search(score: int | None, band: str | None, pos: Position) -> float | None:

@@ -21,6 +21,8 @@ import importlib
 import importlib.util
 import os
 import queue
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -103,6 +105,28 @@ def _lower_thread_priority(nice: int = 5) -> None:
         pass  # not Linux, or not permitted: the engine just runs at normal priority
 
 
+def _compile_in_subprocess(timeout: float = 1800.0) -> bool:
+    """Compile the kernels into numba's cache in a child process.
+
+    numba holds the GIL for long stretches while compiling, which would make the UI
+    stutter; a child process compiles without touching our GIL, and this process then
+    only loads the cached machine code. False if the child failed (the caller's in-process
+    warm-up then compiles instead).
+    """
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", "from c4tui.engine import warmup; warmup.warmup()"],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            timeout=timeout,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return done.returncode == 0
+
+
 def _module_exists(name: str) -> bool:
     try:
         return importlib.util.find_spec(name) is not None
@@ -171,10 +195,11 @@ class EngineBridge:
         try:
             if _module_exists("c4tui.engine.warmup"):
                 warmup = importlib.import_module("c4tui.engine.warmup")
-                cold = not warmup.is_compiled()
-                self._set_state(COMPILING if cold else LOADING,
-                                "first start: compiling kernels" if cold else "")
-                warmup.warmup()
+                if not warmup.is_compiled():
+                    self._set_state(COMPILING, "first start: compiling kernels")
+                    _compile_in_subprocess()
+                self._set_state(LOADING)
+                warmup.warmup()  # loads from numba's cache (compiles whatever is missing)
             if has_solver:
                 solver_mod = importlib.import_module("c4tui.engine.solver")
                 self._solver = solver_mod.Solver(hash_mb=self.settings.solver_hash_mb)
