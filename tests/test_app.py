@@ -261,3 +261,36 @@ async def test_engine_not_available_state():
         assert "engine not available" in str(app.query_one("#status").render())
         await pilot.press("space")
         assert "analysis search is not available" in app.last_error
+
+
+# ---------------------------------------------------------------------------- command line
+def test_open_targets(tmp_path, monkeypatch):
+    from c4tui.cli_open import resolve_target
+
+    monkeypatch.chdir(tmp_path)
+    assert resolve_target([])[0].digits() == ""
+    assert resolve_target(["4453"])[0].digits() == "4453"
+    assert resolve_target(["d1", "d2", "e1"])[0].digits() == "445"
+    save_game(tmp_path / "g.c4g", Position.from_moves("4453"))
+    pos, headers = resolve_target(["g.c4g"])
+    assert pos.digits() == "4453" and headers["Result"] == "*"
+    with pytest.raises(ValueError, match="nope.c4g: no such file"):
+        resolve_target(["nope.c4g"])
+    with pytest.raises(ValueError, match="neither a file nor a move sequence: character 4"):
+        resolve_target(["4458"])
+
+
+def test_open_command_reports_bad_input(tmp_path, capsys):
+    from c4tui.cli import main
+
+    (tmp_path / "bad.c4g").write_text("[Result \"1-0\"]\n4453\n")
+    for argv, expected in (
+        ([str(tmp_path / "bad.c4g")], "Result header '1-0' does not match the moves"),
+        (["4444444"], "column d is full"),
+        (["--node-limit", "lots"], "--node-limit: 'lots' is not a number"),
+    ):
+        with pytest.raises(SystemExit) as info:
+            main(argv)
+        assert info.value.code == 2
+        err = capsys.readouterr().err
+        assert expected in err and err.count("\n") == 1, err
