@@ -118,6 +118,9 @@ async def test_move_list_shows_numbered_pairs_and_jumps():
         await app.run_action("goto_ply(1)")
         await pilot.pause()
         assert app.position.digits() == "4"
+        # click "e1" (third ply) in the move list: "start 1. d1 d2 2. e1"
+        await pilot.click("#moves", offset=(len("start 1. d1 d2 2. ") + 1, 0))
+        assert app.position.digits() == "445"
 
 
 # ---------------------------------------------------------------------------- files

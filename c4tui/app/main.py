@@ -294,9 +294,10 @@ class C4App(App[None]):
     def _refresh_analysis(self, pos: Position, view: EngineView) -> None:
         t = Text(no_wrap=True, overflow="ellipsis")
         over = an.game_over_text(pos)
-        t.append("to move ", style="dim")
+        t.append("result  " if over else "to move ", style="dim")
         if over:
             t.append(over, style="bold")
+            t.append(f"  ply {pos.ply}", style="dim")
         else:
             t.append(PLAYER_NAMES[pos.to_move], style=PLAYER_STYLE[pos.to_move])
             t.append(f"  ply {pos.ply}", style="dim")
