@@ -65,6 +65,8 @@ async def test_play_with_digits_cursor_and_mouse():
         await pilot.click("#board", offset=(2 + 2 + 2 * 4 + 1, 5))
         assert app.model.line == [3, 3, 4, 2]
         assert board.position.digits() == "4453"
+        text = str(board.render())  # players differ without colour: solid / hollow
+        assert text.count("●") == 2 and text.count("○") == 1 and text.count("◎") == 1
         assert app.position.to_move == 0
 
 

@@ -21,8 +21,13 @@ from c4tui.engine.position import PLAYER_NAMES, Position
 
 from .analysis import ColumnValue
 
-DISC = "●"
-GHOST = "○"
+# Each player has its own glyphs, so the board reads without colour too (NO_COLOR,
+# monochrome terminals, tmux capture-pane): White's discs are solid, Black's hollow.
+DISC = ("●", "○")
+LAST = ("◉", "◎")  # the last move played
+FOUR = ("◆", "◇")  # a disc of the winning four
+BIG = (("▄▄▄", "▀▀▀"), ("╭─╮", "╰─╯"))  # 2-line discs of the large board
+GHOST = "◌"
 PLAYER_STYLE = ("bold #f2c230", "bold #e5484d")  # White (first player) yellow, Black red
 PLAYER_DIM = ("#8a7530", "#8a3a3c")
 CELL_W = 4
@@ -84,8 +89,8 @@ class BoardView(Widget, can_focus=True):
         if col is not None and col != self.cursor:
             self.cursor = col
 
-    def _cells(self) -> list[list[tuple[str, str, bool]]]:
-        """Rows top-down of (glyph, style, is_disc) per column."""
+    def _cells(self) -> list[list[tuple[str, str, int | None]]]:
+        """Rows top-down of (glyph, style, owner or None) per column."""
         pos = self.position
         mover = pos.to_move
         last = None
@@ -102,14 +107,14 @@ class BoardView(Widget, can_focus=True):
                 owner = pos.cell(c, r)
                 if owner is not None:
                     style = PLAYER_STYLE[owner]
-                    glyph = DISC
+                    glyph = DISC[owner]
                     if (c, r) in four:
                         style += " on #1f6f3a"
-                        glyph = "◆"
+                        glyph = FOUR[owner]
                     elif (c, r) == last:
                         style += " on #3a3a4a"
-                        glyph = "◉"
-                    row.append((glyph, style, True))
+                        glyph = LAST[owner]
+                    row.append((glyph, style, owner))
                     continue
                 t = threats.get((c, r))
                 acute = bool(playable & square_bit(c, r))
@@ -124,11 +129,11 @@ class BoardView(Widget, can_focus=True):
                         style = PLAYER_STYLE[0 if t[0] else 1]
                     if acute:
                         style += " reverse"
-                    row.append((letter, style, False))
+                    row.append((letter, style, None))
                 elif c == self.cursor and acute and not pos.is_over:
-                    row.append((GHOST, PLAYER_DIM[mover], False))
+                    row.append((GHOST, PLAYER_DIM[mover], None))
                 else:
-                    row.append(("·", "#555555", False))
+                    row.append(("·", "#555555", None))
             rows.append(row)
         return rows
 
@@ -147,14 +152,14 @@ class BoardView(Widget, can_focus=True):
         for i, row in enumerate(self._cells()):
             r = HEIGHT - 1 - i
             out.append(f"{r + 1} ", style="dim")
-            for glyph, style, disc in row:
-                cell("▄▄▄" if disc and self.big else glyph, style)
+            for glyph, style, owner in row:
+                cell(BIG[owner][0] if owner is not None and self.big else glyph, style)
             out.append("\n")
             if self.big:
                 out.append("  ")
-                for _glyph, style, disc in row:
-                    if disc:
-                        cell("▀▀▀", style)
+                for _glyph, style, owner in row:
+                    if owner is not None:
+                        cell(BIG[owner][1], style)
                     else:
                         out.append(" " * cw)
                 out.append("\n")
@@ -277,4 +282,4 @@ class EvalGraph(Widget):
 
 
 def player_text(player: int) -> Text:
-    return Text.assemble((DISC + " ", PLAYER_STYLE[player]), PLAYER_NAMES[player])
+    return Text.assemble((DISC[player] + " ", PLAYER_STYLE[player]), PLAYER_NAMES[player])
