@@ -233,6 +233,9 @@ class C4App(App[None]):
         elif view is not None and view.columns:
             for col, (score, band) in view.columns.items():
                 values[col] = an.search_value(score, band, pos.ply)
+        elif exact is not None and exact.status == "solving" and not pos.is_over:
+            pending = an.ColumnValue("…", "solving", "dim")
+            values = [pending if pos.can_play(c) else None for c in range(WIDTH)]
         self._w("#board", BoardView).set_state(pos, values)
 
     def _refresh_threats(self, pos: Position) -> None:
@@ -591,6 +594,9 @@ class C4App(App[None]):
                 return
             self.settings.node_limit = n
             self.bridge.command("node_limit", n)
+            snap = self.bridge.view(self.position).snapshot
+            if self.settings.auto and snap is not None and snap.state == "node_limit":
+                self.bridge.set_position(self.position)  # the old limit stopped it: go on
             self.say(f"node limit {an.human_count(n)}")
             self._refresh_engine(self.bridge.view(self.position))
 
@@ -609,7 +615,9 @@ class C4App(App[None]):
                 return
             self.settings.hash_mb = n
             self.bridge.command("hash", n)
-            self.say(f"hash {n} MB (from the next search)")
+            if self.settings.auto:
+                self.bridge.set_position(self.position)  # search again with the new tables
+            self.say(f"hash {n} MB")
             self._refresh_engine(self.bridge.view(self.position))
 
         self.push_screen(PromptScreen("Hash size in MB:", str(self.settings.hash_mb)), done)
