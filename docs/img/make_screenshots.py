@@ -12,9 +12,10 @@ import asyncio
 import time
 from pathlib import Path
 
+from c4tui.engine.position import Position
+
 from c4tui.app import C4App
 from c4tui.app.engine_bridge import READY, SearchSettings
-from c4tui.engine.position import Position
 
 OUT = Path(__file__).resolve().parent
 
