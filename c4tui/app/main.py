@@ -63,7 +63,7 @@ class PromptScreen(ModalScreen[str | None]):
 class C4App(App[None]):
     """Connect Four analysis workstation."""
 
-    CSS_PATH = "app.tcss"
+    CSS_PATH = Path(__file__).with_name("app.tcss")  # absolute: works for subclasses too
     TITLE = "c4tui"
 
     BINDINGS = [
@@ -156,7 +156,8 @@ class C4App(App[None]):
         self._w("#threat-info").display = False
         self._w("#board").focus()
         self._position_changed()
-        self.bridge.start()
+        # load the engine after the first frame: its imports compete for the GIL
+        self.call_after_refresh(self.bridge.start)
         self.set_interval(0.25, self._poll_engine)
 
     def on_resize(self, event) -> None:  # noqa: ANN001 - events.Resize
