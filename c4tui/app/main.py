@@ -76,7 +76,7 @@ class C4App(App[None]):
         Binding("home", "start", "first ply", show=False),
         Binding("end", "end", "last ply", show=False),
         Binding("u", "undo", "undo"),
-        Binding("ctrl+r", "redo", "redo"),
+        Binding("ctrl+r", "redo", "redo", show=False),
         Binding("t", "toggle_threats", "threats"),
         Binding("space", "toggle_pause", "pause"),
         Binding("n", "step_iteration", "step"),
