@@ -62,11 +62,10 @@ class Solver:
         self._scratch = np.zeros((SIZE + 2) * SCRATCH_PER_PLY, dtype=np.int64)
         self._ctx = np.zeros(CTX_SIZE, dtype=np.int64)
         self._lock = threading.Lock()
-        self.book = None
-        if book is not None:
-            from .booklink import resolve_book
+        from .booklink import book_args, resolve_book
 
-            self.book = resolve_book(book)
+        self.book = resolve_book(book)  # kept alive: the kernels read its arrays
+        self._book_args = book_args(self.book)
 
     # ------------------------------------------------------------------ control
     def stop(self) -> None:
@@ -89,6 +88,7 @@ class Solver:
             self.table.bits,
             address(self._scratch),
             address(ctx),
+            *self._book_args,
         )
         nodes = int(ctx[CTX_NODES])
         if ctx[CTX_ABORT]:

@@ -20,6 +20,7 @@ import numpy as np
 from numba import njit
 
 from .bitboard import U0, U1, column_of, popcount, possible, winning_squares
+from .book_probe import BOOK_MISS, book_probe
 from .geometry import CENTER_ORDER, COLUMN_MASKS, SIZE, WIDTH
 from .mem import load_i64, store_i64
 from .tt import entry_lower, entry_move, entry_upper, tt_probe, tt_store
@@ -46,10 +47,11 @@ def _log2_work(n):
 
 
 @njit(nogil=True, cache=True)
-def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx):
+def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, bp):
     """Score of the position within ``(alpha, beta)``, fail-hard, side to move cannot win now.
 
-    The caller guarantees that the side to move has no winning move.
+    The caller guarantees that the side to move has no winning move. ``bk, bs, bn, bp``
+    are the opening book's probe arguments (all 0: no book).
     """
     nodes = load_i64(ctx, CTX_NODES) + 1
     store_i64(ctx, CTX_NODES, nodes)
@@ -77,6 +79,11 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx):
         beta = hi
         if alpha >= beta:
             return beta
+
+    if bp != 0:
+        b = book_probe(bk, bs, bn, bp, cur, mask, moves)
+        if b != BOOK_MISS:
+            return b
 
     key = cur + mask
     hmove = -1
@@ -114,19 +121,21 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx):
             store_i64(scratch, base + _RANK[c], -1)
             hmove = -1
         else:
-            bi = -1
-            bs = -1
+            pick = -1
+            pick_score = -1
             for i in range(WIDTH):
                 s = load_i64(scratch, base + i)
-                if s > bs:
-                    bs = s
-                    bi = i
-            if bi < 0:
+                if s > pick_score:
+                    pick_score = s
+                    pick = i
+            if pick < 0:
                 break
-            store_i64(scratch, base + bi, -1)
-            c = _ORDER[bi]
+            store_i64(scratch, base + pick, -1)
+            c = _ORDER[pick]
         mv = nonlosing & _COLS[c]
-        score = -negamax(opp, mask | mv, moves + 1, -beta, -alpha, tt, bits, scratch, ctx)
+        score = -negamax(
+            opp, mask | mv, moves + 1, -beta, -alpha, tt, bits, scratch, ctx, bk, bs, bn, bp
+        )
         if load_i64(ctx, CTX_ABORT) != 0:
             return 0  # results of an aborted search are never stored
         if score >= beta:
@@ -153,7 +162,7 @@ def _half_toward_zero(x):
 
 
 @njit(nogil=True, cache=True)
-def solve_root(cur, mask, moves, tt, bits, scratch, ctx):
+def solve_root(cur, mask, moves, tt, bits, scratch, ctx, bk, bs, bn, bp):
     """Exact score and a best move (column) of a position that is not over.
 
     Narrows the score with null-window searches, bisecting the interval but biased
@@ -174,7 +183,7 @@ def solve_root(cur, mask, moves, tt, bits, scratch, ctx):
         elif med >= 0 and hi // 2 > med:
             med = hi // 2
         store_i64(scratch, moves * SCRATCH_PER_PLY + CUT_SLOT, -1)
-        r = negamax(cur, mask, moves, med, med + 1, tt, bits, scratch, ctx)
+        r = negamax(cur, mask, moves, med, med + 1, tt, bits, scratch, ctx, bk, bs, bn, bp)
         if load_i64(ctx, CTX_ABORT) != 0:
             return 0, -1
         if r <= med:

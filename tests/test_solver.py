@@ -1,0 +1,189 @@
+"""The exact solver against independently scored positions, and its invariants."""
+
+from __future__ import annotations
+
+import random
+import threading
+from pathlib import Path
+
+import pytest
+from c4tui.book import canonical_key, make_book, plies_mask, position_key
+from c4tui.engine.position import Position
+from c4tui.engine.solver import SearchAborted, Solver
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+DATA = Path(__file__).parent / "data"
+
+
+@pytest.fixture(scope="module")
+def solver() -> Solver:
+    return Solver(hash_mb=64, book=None)
+
+
+def _positions() -> list[tuple[str, int, list[int | None]]]:
+    rows = []
+    for line in (DATA / "positions.txt").read_text().splitlines():
+        f = line.split()
+        rows.append((f[0], int(f[1]), [None if x == "x" else int(x) for x in f[2:]]))
+    return rows
+
+
+def _pons(name: str) -> list[tuple[str, int]]:
+    return [
+        (m, int(s))
+        for m, s in (ln.split() for ln in (DATA / "pons" / name).read_text().splitlines())
+    ]
+
+
+def _sample(rows: list, n: int, seed: int) -> list:
+    return random.Random(seed).sample(rows, min(n, len(rows)))
+
+
+# Positions with few discs take seconds without a book; CI samples the cheap ranges widely
+# and the expensive ones lightly.
+POSITIONS = _positions()
+DEEP = _sample([r for r in POSITIONS if len(r[0]) >= 16], 160, 1)
+SHALLOW = _sample([r for r in POSITIONS if 11 <= len(r[0]) < 16], 12, 2)
+
+
+@pytest.mark.parametrize("moves,score,cols", DEEP + SHALLOW, ids=lambda v: str(v)[:40])
+def test_positions_scores_and_columns(solver: Solver, moves, score, cols) -> None:
+    pos = Position.from_moves(moves)
+    res = solver.solve(pos)
+    assert res.score == score
+    analysis = solver.analyze(pos)
+    assert list(analysis.scores) == cols
+    assert analysis.scores[res.best_move] == score  # the best move is a best move
+
+
+PONS_SAMPLES = {
+    "Test_L3_R1": 120,
+    "Test_L2_R1": 120,
+    "Test_L2_R2": 60,
+    "Test_L1_R1": 120,
+    "Test_L1_R2": 12,
+    "Test_L1_R3": 2,
+}
+
+
+@pytest.mark.parametrize("name", list(PONS_SAMPLES))
+def test_pons_sets(solver: Solver, name: str) -> None:
+    rows = _sample(_pons(name), PONS_SAMPLES[name], 3)
+    wrong = [
+        (m, s, r.score)
+        for m, s in rows
+        if (r := solver.solve(Position.from_moves(m))).score != s
+    ]
+    assert wrong == []
+
+
+def _random_position(rnd: random.Random, ply: int) -> Position | None:
+    pos = Position()
+    for _ in range(ply):
+        moves = [c for c in pos.legal_moves() if not pos.is_winning_move(c)]
+        if not moves:
+            return None
+        pos.play(rnd.choice(moves))
+    return None if pos.is_over else pos
+
+
+positions_st = st.builds(
+    _random_position, st.randoms(use_true_random=False), st.integers(min_value=18, max_value=40)
+).filter(lambda p: p is not None)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(positions_st)
+def test_mirror_scores_the_same(pos: Position) -> None:
+    s = Solver(hash_mb=4, book=None)
+    assert s.solve(pos).score == s.solve(pos.mirror()).score
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(positions_st)
+def test_score_is_best_of_negated_children(pos: Position) -> None:
+    s = Solver(hash_mb=4, book=None)
+    score = s.solve(pos).score
+    best = -100
+    for col in pos.legal_moves():
+        if pos.is_winning_move(col):
+            best = max(best, (43 - pos.ply) // 2)
+            continue
+        child = pos.copy()
+        child.play(col)
+        best = max(best, 0 if child.is_draw else -s.solve(child).score)
+    assert score == best
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.randoms(use_true_random=False), st.integers(min_value=4, max_value=30))
+def test_transpositions_share_one_key(rnd: random.Random, ply: int) -> None:
+    pos = _random_position(rnd, ply)
+    if pos is None:
+        return
+    # Reorder the moves of each player among themselves, replaying only legal orders.
+    hist = pos.history
+    white, black = hist[0::2], hist[1::2]
+    for _ in range(20):
+        rnd.shuffle(white)
+        rnd.shuffle(black)
+        order = [c for pair in zip(white, black + [None]) for c in pair if c is not None]
+        other = Position()
+        try:
+            for c in order:
+                other.play(c)
+        except ValueError:
+            continue
+        if other.mask != pos.mask:  # another order can fill columns differently
+            continue
+        if other.current == pos.current:
+            assert other.key() == pos.key()
+            if pos.ply >= 16:  # cheap enough to solve without a book
+                assert Solver(hash_mb=1, book=None).solve(other).score == Solver(
+                    hash_mb=1, book=None
+                ).solve(pos).score
+
+
+def test_book_answers_inside_the_search() -> None:
+    """A book of the positions two plies below a root gives the same scores with fewer nodes."""
+    root = Position.from_moves("4453224112")
+    plain = Solver(hash_mb=16, book=None)
+    expected = plain.analyze(root).scores
+    keys, scores = {}, {}
+    for c1 in root.legal_moves():
+        p1 = root.copy()
+        p1.play(c1)
+        if p1.is_over:
+            continue
+        for c2 in p1.legal_moves():
+            p2 = p1.copy()
+            p2.play(c2)
+            if p2.is_over or any(p2.is_winning_move(c) for c in p2.legal_moves()):
+                continue
+            k = canonical_key(position_key(p2))
+            keys[k] = 1
+            scores[k] = plain.solve(p2).score
+    book = make_book(list(keys), [scores[k] for k in keys], plies=plies_mask([root.ply + 2]))
+    fresh = Solver(hash_mb=16, book=None)
+    with_book = Solver(hash_mb=16, book=book)
+    res_book = with_book.analyze(root)
+    assert res_book.scores == expected
+    assert res_book.nodes < fresh.analyze(root).nodes
+
+
+def test_stop_aborts_and_solver_stays_exact() -> None:
+    s = Solver(hash_mb=16, book=None)
+    pos = Position.from_moves("4453")  # tens of millions of nodes: seconds
+    timer = threading.Timer(0.2, s.stop)
+    timer.start()
+    with pytest.raises(SearchAborted):
+        s.solve(pos)
+    timer.join()
+    moves, score = _pons("Test_L2_R2")[0]
+    assert s.solve(Position.from_moves(moves)).score == score
+
+
+def test_solving_a_finished_game_is_an_error(solver: Solver) -> None:
+    with pytest.raises(ValueError, match="already won"):
+        solver.solve(Position.from_moves("1212121"))
