@@ -128,7 +128,9 @@ def test_transpositions_share_one_key(rnd: random.Random, ply: int) -> None:
     for _ in range(20):
         rnd.shuffle(white)
         rnd.shuffle(black)
-        order = [c for pair in zip(white, black + [None]) for c in pair if c is not None]
+        # White moves first: pair each white move with the black reply (none after the last).
+        pairs = zip(white, black + [None], strict=False)
+        order = [c for pair in pairs for c in pair if c is not None]
         other = Position()
         try:
             for c in order:
