@@ -13,13 +13,13 @@ _WARMUPS = (
 
 
 def _dispatchers():
-    from . import solver_kernel
+    from . import analysis_kernel, solver_kernel
 
-    return [solver_kernel.solve_root, solver_kernel.negamax]
+    return [solver_kernel.solve_root, solver_kernel.negamax, analysis_kernel.ab]
 
 
 def is_compiled() -> bool:
-    """Whether numba's cache already holds the solver kernels (a warm start)."""
+    """Whether numba's cache already holds the engine's kernels (a warm start)."""
     for disp in _dispatchers():
         cache = getattr(disp, "_cache", None)
         index = getattr(getattr(cache, "_cache_file", None), "_index_path", None)
