@@ -8,11 +8,18 @@ Entry layout (``uint64``)::
     bits 15-19  log2 of the work done (nodes) below the entry, for replacement
     bits 20-63  check: the part of the key the index does not give
 
-Keys are the unique 49-bit ``current + mask``. The index comes from a bijective mix of the
-key (multiplication by an odd constant modulo 2**49): its top ``bits`` bits pick the slot
-and the remaining ``49 - bits`` bits are stored as the check. Index and check together
-determine the key, so a hit is never false, and a whole entry is one aligned word, so a
-table shared between threads never shows a torn entry.
+Keys are the unique 49-bit ``current + mask`` (the solver passes the smaller of a position's
+key and its mirror image's, so that mirror images share entries). The index comes from a
+bijective mix of the key (multiplication by an odd constant modulo 2**49): its top
+``bits - 1`` bits pick a bucket of two adjacent words (one cache line) and the remaining
+``50 - bits`` bits are stored as the check. Bucket and check together determine the key, so
+a hit is never false, and a whole entry is one aligned word, so a table shared between
+threads never shows a torn entry. Every entry is a sound pair of bounds for its key whoever
+wrote it, so a lost race loses information, never correctness.
+
+The first word of a bucket keeps the entry that cost most work (log2 of the nodes below it),
+the second takes everything else (always replaced): expensive results near the root survive
+while the many cheap entries deep in the tree still find a place.
 """
 
 from __future__ import annotations
@@ -40,10 +47,10 @@ MAX_BITS = 32
 
 @njit(inline="always", nogil=True, cache=True)
 def tt_slot(key, bits):
-    """(slot index, check) of a key for a table of ``2**bits`` entries."""
+    """(index of the bucket's first word, check) of a key for a table of ``2**bits`` words."""
     h = (key * _MIX) & _KEY_MASK
-    shift = np.uint64(KEY_BITS - bits)
-    return np.int64(h >> shift), h & ((np.uint64(1) << shift) - np.uint64(1))
+    shift = np.uint64(KEY_BITS - bits + 1)
+    return np.int64(h >> shift) * 2, h & ((np.uint64(1) << shift) - np.uint64(1))
 
 
 @njit(inline="always", nogil=True, cache=True)
@@ -51,6 +58,9 @@ def tt_probe(tt, bits, key):
     """The entry word stored for ``key``, or 0."""
     idx, check = tt_slot(key, bits)
     e = load_u64(tt, idx)
+    if e != U0 and (e >> _S20) == check:
+        return e
+    e = load_u64(tt, idx + 1)
     if e != U0 and (e >> _S20) == check:
         return e
     return U0
@@ -81,43 +91,66 @@ def entry_work(e):
 
 
 @njit(inline="always", nogil=True, cache=True)
-def tt_store(tt, bits, key, lower, upper, move, work):
-    """Store bounds for ``key``, merged with the bounds already known for it.
+def _merge(e, lower, upper, move, work):
+    # Bounds known for the same key combine: the best move belongs to the strongest lower
+    # bound, so keep the old one when the old bound is stronger or the new store brings
+    # no move (a fail-low).
+    olo = entry_lower(e)
+    ohi = entry_upper(e)
+    if olo > lower or move < 0:
+        om = entry_move(e)
+        if om >= 0:
+            move = om
+    lower = max(lower, olo)
+    upper = min(upper, ohi)
+    ow = entry_work(e)
+    work = max(work, ow)
+    return lower, upper, move, work
 
-    A slot holding another key is replaced unless it represents clearly more work
-    (depth-preferred by subtree size), so expensive results near the root survive.
-    """
-    idx, check = tt_slot(key, bits)
-    e = load_u64(tt, idx)
-    if e != U0:
-        if (e >> _S20) == check:
-            olo = entry_lower(e)
-            ohi = entry_upper(e)
-            # The best move belongs to the strongest lower bound: keep the old one when
-            # the old bound is stronger or the new store brings no move (a fail-low).
-            if olo > lower or move < 0:
-                om = entry_move(e)
-                if om >= 0:
-                    move = om
-            if olo > lower:
-                lower = olo
-            if ohi < upper:
-                upper = ohi
-            ow = entry_work(e)
-            if ow > work:
-                work = ow
-        elif entry_work(e) > work + 2:
-            return
-    if work > 31:
-        work = 31
-    w = (
+
+@njit(inline="always", nogil=True, cache=True)
+def _word(lower, upper, move, work, check):
+    work = min(work, 31)
+    return (
         np.uint64(lower + OFFSET)
         | (np.uint64(upper + OFFSET) << _S6)
         | (np.uint64(move + 1) << _S12)
         | (np.uint64(work) << _S15)
         | (check << _S20)
     )
-    store_u64(tt, idx, w)
+
+
+@njit(inline="always", nogil=True, cache=True)
+def tt_store(tt, bits, key, lower, upper, move, work):
+    """Store bounds for ``key``, merged with the bounds already known for it.
+
+    Returns 1 when another key's entry was overwritten, else 0 (for statistics).
+    """
+    idx, check = tt_slot(key, bits)
+    e0 = load_u64(tt, idx)
+    if e0 != U0 and (e0 >> _S20) == check:
+        lower, upper, move, work = _merge(e0, lower, upper, move, work)
+        store_u64(tt, idx, _word(lower, upper, move, work, check))
+        return 0
+    e1 = load_u64(tt, idx + 1)
+    if e1 != U0 and (e1 >> _S20) == check:
+        lower, upper, move, work = _merge(e1, lower, upper, move, work)
+        if e0 != U0 and entry_work(e0) > work:
+            store_u64(tt, idx + 1, _word(lower, upper, move, work, check))
+        else:  # promote it to the work-preferred word, the old one moves down
+            store_u64(tt, idx + 1, e0)
+            store_u64(tt, idx, _word(lower, upper, move, work, check))
+        return 0
+    w = _word(lower, upper, move, work, check)
+    if e0 == U0:
+        store_u64(tt, idx, w)
+        return 0
+    if entry_work(e0) <= work:
+        store_u64(tt, idx + 1, e0)
+        store_u64(tt, idx, w)
+    else:
+        store_u64(tt, idx + 1, w)
+    return 1 if e1 != U0 else 0
 
 
 def bits_for_mb(mb: int) -> int:
@@ -125,7 +158,7 @@ def bits_for_mb(mb: int) -> int:
     if mb < 1:
         raise ValueError(f"--hash {mb}: must be at least 1 MB")
     entries = mb * (1 << 20) // 8
-    bits = max(MIN_BITS, entries.bit_length() - 1)
+    bits = max(MIN_BITS, entries.bit_length() - 1)  # buckets of two words: bits >= 2
     if bits > MAX_BITS:
         raise ValueError(f"--hash {mb}: at most {(1 << MAX_BITS) * 8 >> 20} MB")
     return bits
