@@ -87,7 +87,10 @@ def bench(
         list[str] | None, typer.Option("--set", help="Pons set name (repeatable).")
     ] = None,
     count: Annotated[int, typer.Option("--count", "-n", help="First N of each set.")] = 100,
-    hash_mb: Annotated[int, typer.Option("--hash", help="Our table size in MB.")] = 64,
+    hash_mb: Annotated[
+        int | None,
+        typer.Option("--hash", help="Our table size in MB (default 64; 1024 with --empty)."),
+    ] = None,
     peer: Annotated[bool, typer.Option("--peer/--no-peer", help="Also run BitBully.")] = True,
     reset: Annotated[
         bool, typer.Option("--reset/--keep", help="Clear both tables before each position.")
@@ -95,14 +98,31 @@ def bench(
     empty: Annotated[
         bool, typer.Option("--empty", help="Strong solve of the empty board (no book) instead.")
     ] = False,
+    enum_ply: Annotated[
+        int | None,
+        typer.Option("--enum-ply", help="Instead of the Pons sets: N positions spread over the "
+                     "enumeration of this many plies (the opening book's positions)."),
+    ] = None,
+    threads: Annotated[
+        int | None,
+        typer.Option("--threads", "-t", help="Our search threads (default: all cores)."),
+    ] = None,
     data: Annotated[Path | None, typer.Option("--data", help="Folder of the Pons sets.")] = None,
 ) -> None:
     """Mean time and nodes per position, ours against BitBully's, and their ratio (no book)."""
     from c4tui.engine.position import Position
     from c4tui.engine.solver import Solver
 
+    from .cli_solve import check_threads, default_threads
+
+    threads = default_threads() if threads is None else threads
+    check_threads(threads)
+    if enum_ply is not None and not 0 <= enum_ply <= 12:
+        fail(f"--enum-ply {enum_ply}: must be between 0 and 12")
     if count < 1:
         fail(f"--count {count}: must be at least 1")
+    if hash_mb is None:
+        hash_mb = 1024 if empty else 64
     if not 1 <= hash_mb <= 32768:
         fail(f"--hash {hash_mb}: must be between 1 and 32768 MB")
     console = Console()
@@ -113,22 +133,31 @@ def bench(
         except ImportError:
             console.print("[yellow]BitBully is not installed (pip install 'c4tui[bench]'): "
                           "measuring c4tui alone[/]")
-    solver = Solver(hash_mb=hash_mb, book=None)
+    solver = Solver(hash_mb=hash_mb, book=None, threads=threads)
     solver.solve(Position.from_moves("2252576253462244111563365343671351441"))  # load kernels
 
     if empty:
         _bench_empty(console, solver, other)
         return
 
-    directory = data or data_dir()
+    if enum_ply is not None:
+        from c4tui.book.enumeration import enumerate_positions
+
+        moves_all = list(enumerate_positions(enum_ply).moves)
+        step = max(1, len(moves_all) // count)
+        groups = [(f"{enum_ply}-ply", [(m, None) for m in moves_all[::step][:count]])]
+    else:
+        directory = data or data_dir()
+        groups = [(name, _load_set(directory, name, count)) for name in sets or DEFAULT_SETS]
     table = Table(title=f"c4tui bench: exact solve, no book, table {'cleared' if reset else 'kept'}"
-                        f" across positions, {hash_mb} MB")
+                        f" across positions, {hash_mb} MB, {threads} thread(s)")
     for col in ("set", "n", "ours ms", "ours nodes", "peer ms", "peer nodes",
                 "time ×", "nodes ×", "wrong"):
         table.add_column(col, justify="right", no_wrap=True)
-    for name in sets or DEFAULT_SETS:
-        rows = _load_set(directory, name, count)
+    stats_lines = []
+    for name, rows in groups:
         ours, theirs = Tally(), Tally()
+        agg = _StatSum()
         solver.clear()
         if other:
             other.reset()
@@ -138,24 +167,62 @@ def bench(
                 if other:
                     other.reset()
             r = solver.solve(Position.from_moves(moves))
+            agg.add(solver.last_stats)
             ours.times.append(r.micros / 1e6)
             ours.nodes.append(r.nodes)
-            ours.wrong += r.score != expected
+            ours.wrong += expected is not None and r.score != expected
             if other:
                 s, n, dt = other.solve(moves)
                 theirs.times.append(dt)
                 theirs.nodes.append(n)
-                theirs.wrong += s != expected
+                if expected is None:  # no reference score: the two engines check each other
+                    ours.wrong += s != r.score
+                else:
+                    theirs.wrong += s != expected
         ratio_t = ours.mean_ms() / theirs.mean_ms() if other else float("nan")
         ratio_n = ours.mean_nodes() / theirs.mean_nodes() if other else float("nan")
         table.add_row(name, str(len(rows)), f"{ours.mean_ms():.2f}", f"{ours.mean_nodes():,.0f}",
                       f"{theirs.mean_ms():.2f}", f"{theirs.mean_nodes():,.0f}",
                       f"{ratio_t:.2f}", f"{ratio_n:.2f}", f"{ours.wrong}/{theirs.wrong}")
         console.print(f"{name}: done", style="dim")
+        stats_lines.append(f"{name}: {agg.line()}")
     console.print(table)
+    for line in stats_lines:
+        console.print(line, soft_wrap=True)
     if other:
         console.print(f"peer: BitBully {other.version} (C++), no opening book; "
                       "× = c4tui / BitBully (below 1: c4tui faster); wrong = ours/peer")
+
+
+class _StatSum:
+    """Search statistics summed over a set's positions."""
+
+    def __init__(self) -> None:
+        self.v: dict[str, float] = {}
+        self.threads: list[int] = []
+        self.micros = 0
+
+    def add(self, st) -> None:
+        if st is None:
+            return
+        for k in ("probes", "hits", "stores", "overwrites", "cuts", "first_cuts", "etc_cutoffs"):
+            self.v[k] = self.v.get(k, 0) + getattr(st, k)
+        if not self.threads:
+            self.threads = [0] * len(st.thread_nodes)
+        for i, n in enumerate(st.thread_nodes):
+            self.threads[i] += n
+        self.micros += st.micros
+
+    def line(self) -> str:
+        v = self.v
+        if not v:
+            return "no statistics"
+        sec = max(self.micros, 1) / 1e6
+        speeds = "/".join(f"{n / sec / 1e6:.1f}" for n in self.threads)
+        return (f"table hits {100 * v['hits'] / max(v['probes'], 1):.1f}%, overwrites "
+                f"{100 * v['overwrites'] / max(v['stores'], 1):.1f}% of stores, first move "
+                f"cut {100 * v['first_cuts'] / max(v['cuts'], 1):.1f}% of cut nodes, "
+                f"ETC cutoffs {v['etc_cutoffs']:,.0f}, M nodes/s per thread {speeds}")
 
 
 def _bench_empty(console: Console, solver, other) -> None:
@@ -165,7 +232,11 @@ def _bench_empty(console: Console, solver, other) -> None:
     r = solver.solve(Position())
     dt = time.perf_counter() - t0
     console.print(f"c4tui: empty board score {r.score}, best move {r.best_move + 1}, "
-                  f"{dt:.1f} s, {r.nodes:,} nodes ({r.nodes / dt / 1e6:.1f} M nodes/s)")
+                  f"{dt:.1f} s, {r.nodes:,} nodes ({r.nodes / dt / 1e6:.1f} M nodes/s), "
+                  f"{solver.threads} thread(s), {solver.table.size_bytes >> 20} MB table")
+    agg = _StatSum()
+    agg.add(solver.last_stats)
+    console.print(agg.line(), soft_wrap=True)
     if other:
         console.print("BitBully's empty-board solve takes about 5 minutes here...", style="dim")
         s, n, pdt = other.solve("")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Annotated
 
@@ -10,7 +11,18 @@ import typer
 from .errors import fail
 
 
-def _solver(hash_mb: int, no_book: bool):
+def default_threads() -> int:
+    """All cores of this machine."""
+    return max(1, os.cpu_count() or 1)
+
+
+def check_threads(threads: int) -> None:
+    """One-line error for an absurd ``--threads``."""
+    if not 1 <= threads <= 64:
+        fail(f"--threads {threads}: must be between 1 and 64")
+
+
+def _solver(hash_mb: int, no_book: bool, threads: int = 1):
     from c4tui.engine import warmup
 
     if not warmup.is_compiled():
@@ -19,7 +31,7 @@ def _solver(hash_mb: int, no_book: bool):
     from c4tui.engine.solver import Solver
 
     warmup.warmup()  # load the kernels now, so that --stats times only the search
-    return Solver(hash_mb=hash_mb, book=None if no_book else "default")
+    return Solver(hash_mb=hash_mb, book=None if no_book else "default", threads=threads)
 
 
 def solve(
@@ -37,6 +49,16 @@ def solve(
         bool, typer.Option("--no-book", help="Search without the opening book.")
     ] = False,
     hash_mb: Annotated[int, typer.Option("--hash", help="Transposition table size in MB.")] = 64,
+    threads: Annotated[
+        int | None,
+        typer.Option("--threads", "-t", help="Search threads sharing the table "
+                     "(default: all cores; 1 is deterministic)."),
+    ] = None,
+    verbose_stats: Annotated[
+        bool, typer.Option("--verbose-stats", help="After each line, print table hit and "
+                           "overwrite rates, first-move cutoff rate and per-thread speed "
+                           "(to stderr).")
+    ] = False,
 ) -> None:
     """Solve positions exactly: prints ``<moves> <score>`` per position, as Pons's solver does."""
     from c4tui.engine.position import Position
@@ -44,7 +66,9 @@ def solve(
 
     if not 1 <= hash_mb <= 32768:
         fail(f"--hash {hash_mb}: must be between 1 and 32768 MB")
-    solver = _solver(hash_mb, no_book)
+    threads = default_threads() if threads is None else threads
+    check_threads(threads)
+    solver = _solver(hash_mb, no_book, threads)
     lines = moves if moves is not None else (ln.rstrip("\r\n") for ln in sys.stdin)
     status = 0
     out = sys.stdout
@@ -69,7 +93,17 @@ def solve(
             fields += [str(res.nodes), str(res.micros)]
         out.write(f"{text} {' '.join(fields)}\n")
         out.flush()
+        if verbose_stats and solver.last_stats is not None:
+            print(f"  {format_stats(solver.last_stats)}", file=sys.stderr, flush=True)
     raise typer.Exit(status)
+
+
+def format_stats(st) -> str:
+    """One line of search statistics (a ``SolveStats``)."""
+    speeds = "/".join(f"{v / 1e6:.1f}" for v in st.thread_speeds())
+    return (f"nodes {st.nodes:,}  hits {100 * st.hit_rate:.1f}%  overwrites "
+            f"{100 * st.overwrite_rate:.1f}%  first-move cutoffs {100 * st.first_cut_rate:.1f}%  "
+            f"ETC cutoffs {st.etc_cutoffs:,}  M nodes/s per thread {speeds}")
 
 
 def register(app: typer.Typer) -> None:

@@ -66,6 +66,22 @@ def winning_squares(p, mask):
 
 
 @njit(inline="always", nogil=True, cache=True)
+def has_four(p):
+    """Whether the stones ``p`` contain four in a row."""
+    m = p & (p >> _SH)
+    if m & (m >> _SH2):
+        return True
+    m = p & (p >> _SD)
+    if m & (m >> _SD2):
+        return True
+    m = p & (p >> _SA)
+    if m & (m >> _SA2):
+        return True
+    m = p & (p >> _S1)
+    return (m & (m >> _S2)) != U0
+
+
+@njit(inline="always", nogil=True, cache=True)
 def possible(mask):
     """The squares each non-full column would be filled at next."""
     return (mask + UBOTTOM) & UBOARD

@@ -12,12 +12,22 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .geometry import SIZE, WIDTH
+from . import solver_kernel as K
+from .geometry import WIDTH
 from .mem import address
 from .position import Position
 from .scores import win_score
-from .solver_kernel import CTX_ABORT, CTX_NODES, CTX_SIZE, SCRATCH_PER_PLY, solve_root
+from .solver_kernel import (
+    CTX_ABORT,
+    CTX_NODES,
+    CTX_SIZE,
+    CTX_VARY,
+    SCRATCH_SIZE,
+    solve_root,
+)
 from .tt import TranspositionTable
+
+MAX_THREADS = 64
 
 
 class SearchAborted(RuntimeError):
@@ -49,19 +59,77 @@ class ColumnScores:
         return max(vals) if vals else None
 
 
+@dataclass(frozen=True)
+class SolveStats:
+    """What the last ``solve``/``analyze`` did, summed over its searches.
+
+    ``thread_nodes``: nodes searched by each thread (index 0: the main thread).
+    ``first_cut_rate``: share of cut nodes where the first move searched failed high
+    (move-ordering quality). ``hit_rate``: table probes that found the position;
+    ``overwrite_rate``: stores that evicted another position's entry.
+    """
+
+    thread_nodes: tuple[int, ...]
+    probes: int
+    hits: int
+    stores: int
+    overwrites: int
+    cuts: int
+    first_cuts: int
+    etc_cutoffs: int
+    micros: int
+
+    @property
+    def nodes(self) -> int:
+        return sum(self.thread_nodes)
+
+    @property
+    def hit_rate(self) -> float:
+        return self.hits / self.probes if self.probes else 0.0
+
+    @property
+    def overwrite_rate(self) -> float:
+        return self.overwrites / self.stores if self.stores else 0.0
+
+    @property
+    def first_cut_rate(self) -> float:
+        return self.first_cuts / self.cuts if self.cuts else 0.0
+
+    def thread_speeds(self) -> tuple[float, ...]:
+        """Nodes per second of each thread."""
+        sec = max(self.micros, 1) / 1e6
+        return tuple(n / sec for n in self.thread_nodes)
+
+
+_STAT_SLOTS = (K.CTX_PROBES, K.CTX_HITS, K.CTX_STORES, K.CTX_OVERWRITES, K.CTX_CUTS,
+               K.CTX_FIRST_CUTS, K.CTX_ETC)
+
+
 class Solver:
     """Exact solver with its own transposition table (kept between calls).
 
     ``book``: ``"default"`` loads the shipped opening book if there is one, ``None``
-    searches without a book. One solve at a time per solver; ``stop()`` may be called
-    from any thread.
+    searches without a book. ``threads``: searching threads sharing the table (Lazy SMP);
+    1 (the default) is deterministic: the same position and table give the same nodes and
+    best move. One solve at a time per solver; ``stop()`` may be called from any thread.
+    ``last_stats`` holds the :class:`SolveStats` of the last solve or analysis.
     """
 
-    def __init__(self, hash_mb: int = 64, book: object = "default") -> None:
+    def __init__(self, hash_mb: int = 64, book: object = "default", threads: int = 1) -> None:
+        if not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
+            raise ValueError(f"threads={threads!r}: must be between 1 and {MAX_THREADS}")
         self.table = TranspositionTable(hash_mb)
-        self._scratch = np.zeros((SIZE + 2) * SCRATCH_PER_PLY, dtype=np.int64)
-        self._ctx = np.zeros(CTX_SIZE, dtype=np.int64)
+        self.threads = threads
+        # One scratch area and context block per thread; the table is shared (Lazy SMP).
+        self._scratch = [np.zeros(SCRATCH_SIZE, dtype=np.int64) for _ in range(threads)]
+        self._ctx = [np.zeros(CTX_SIZE, dtype=np.int64) for _ in range(threads)]
+        for k, ctx in enumerate(self._ctx):
+            ctx[CTX_VARY] = k  # helpers order moves differently near the root
         self._lock = threading.Lock()
+        self._acc = np.zeros(CTX_SIZE, dtype=np.int64)
+        self._acc_threads = np.zeros(threads, dtype=np.int64)
+        self.last_stats: SolveStats | None = None
+        self._stopped = False
         from .booklink import book_args, resolve_book
 
         self.book = resolve_book(book)  # kept alive: the kernels read its arrays
@@ -70,42 +138,98 @@ class Solver:
     # ------------------------------------------------------------------ control
     def stop(self) -> None:
         """Abort the running solve (it raises :class:`SearchAborted`)."""
-        self._ctx[CTX_ABORT] = 1
+        self._stopped = True
+        for ctx in self._ctx:
+            ctx[CTX_ABORT] = 1
 
     def clear(self) -> None:
         """Empty the transposition table."""
         self.table.clear()
 
     # ------------------------------------------------------------------ solving
-    def _solve_words(self, current: int, mask: int, ply: int) -> tuple[int, int, int]:
-        ctx = self._ctx
-        ctx[CTX_NODES] = 0
-        score, move = solve_root(
+    def _run(self, k: int, current: int, mask: int, ply: int) -> tuple[int, int]:
+        return solve_root(
             np.uint64(current),
             np.uint64(mask),
             ply,
             self.table.addr,
             self.table.bits,
-            address(self._scratch),
-            address(ctx),
+            address(self._scratch[k]),
+            address(self._ctx[k]),
             *self._book_args,
         )
-        nodes = int(ctx[CTX_NODES])
-        if ctx[CTX_ABORT]:
-            # Entries written while unwinding are consistent (aborted nodes store
-            # nothing), but drop the flag for the next call.
-            ctx[CTX_ABORT] = 0
+
+    def _solve_words(self, current: int, mask: int, ply: int) -> tuple[int, int, int]:
+        for ctx in self._ctx:
+            vary = ctx[CTX_VARY]
+            ctx[:] = 0
+            ctx[CTX_VARY] = vary
+        if self._stopped:  # stop() came between two searches of one analysis
+            raise SearchAborted("search stopped")
+        if self.threads == 1:
+            score, move = self._run(0, current, mask, ply)
+            done = 0 if not self._ctx[0][CTX_ABORT] else -1
+        else:
+            # Lazy SMP: every thread solves the same root on the shared table; the first to
+            # finish gives the answer (every thread's answer is exact) and stops the others.
+            results: list[tuple[int, int] | None] = [None] * self.threads
+            first = threading.Lock()
+            winner = [-1]
+
+            def work(k: int) -> None:
+                r = self._run(k, current, mask, ply)
+                if self._ctx[k][CTX_ABORT]:
+                    return
+                with first:
+                    if winner[0] < 0:
+                        winner[0] = k
+                        results[k] = (int(r[0]), int(r[1]))
+                        for j, ctx in enumerate(self._ctx):
+                            if j != k:
+                                ctx[CTX_ABORT] = 1
+
+            helpers = [threading.Thread(target=work, args=(k,), daemon=True)
+                       for k in range(1, self.threads)]
+            for t in helpers:
+                t.start()
+            work(0)
+            for t in helpers:
+                t.join()
+            done = winner[0]
+            score, move = results[done] if done >= 0 else (0, -1)
+        nodes = 0
+        for k, ctx in enumerate(self._ctx):
+            nodes += int(ctx[CTX_NODES])
+            self._acc_threads[k] += ctx[CTX_NODES]
+            self._acc += ctx
+        if done < 0 or self._stopped:
+            # Entries written while unwinding are consistent (aborted nodes store nothing).
             raise SearchAborted("search stopped")
         return int(score), int(move), nodes
+
+    def _begin(self) -> int:
+        self._stopped = False
+        self._acc[:] = 0
+        self._acc_threads[:] = 0
+        return time.perf_counter_ns()
+
+    def _end(self, t0: int) -> int:
+        micros = (time.perf_counter_ns() - t0) // 1000
+        a = self._acc
+        self.last_stats = SolveStats(
+            tuple(int(n) for n in self._acc_threads), *(int(a[i]) for i in _STAT_SLOTS), micros
+        )
+        return micros
 
     def solve(self, pos: Position) -> SolveResult:
         """Exact score and a best move of ``pos`` (which must not be over)."""
         _check_open(pos)
         with self._lock:
-            self._ctx[CTX_ABORT] = 0
-            t0 = time.perf_counter_ns()
-            score, move, nodes = self._solve_words(pos.current, pos.mask, pos.ply)
-            micros = (time.perf_counter_ns() - t0) // 1000
+            t0 = self._begin()
+            try:
+                score, move, nodes = self._solve_words(pos.current, pos.mask, pos.ply)
+            finally:
+                micros = self._end(t0)
         return SolveResult(score, move, nodes, micros)
 
     def analyze(self, pos: Position) -> ColumnScores:
@@ -114,8 +238,7 @@ class Solver:
         scores: list[int | None] = []
         total = 0
         with self._lock:
-            self._ctx[CTX_ABORT] = 0
-            t0 = time.perf_counter_ns()
+            t0 = self._begin()
             for col in range(WIDTH):
                 if not pos.can_play(col):
                     scores.append(None)
@@ -130,7 +253,7 @@ class Solver:
                     s, _, n = self._solve_words(child.current, child.mask, child.ply)
                     scores.append(-s)
                     total += n
-            micros = (time.perf_counter_ns() - t0) // 1000
+            micros = self._end(t0)
         return ColumnScores(tuple(scores), total, micros)
 
 

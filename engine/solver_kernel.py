@@ -1,15 +1,25 @@
 """The exact solver's numba kernels: null-window negamax and the strong-solve driver.
 
 Everything the recursion touches is a scalar or an address (see :mod:`.mem`): the
-transposition table ``tt`` (``2**bits`` words), a scratch area for the move scores of each
-ply (8 ``int64`` per ply), and a small context block ``ctx``:
+transposition table ``tt`` (``2**bits`` words, shared by every thread of a solve), a scratch
+area for the move scores of each ply (8 ``int64`` per ply, one area per thread), and a small
+context block ``ctx`` (one per thread):
 
-====  =====================================================
-ctx   meaning
-====  =====================================================
-0     nodes searched (incremented at every node)
-1     abort flag: the search unwinds at once when non-zero
-====  =====================================================
+=====  =====================================================
+ctx    meaning
+=====  =====================================================
+0      nodes searched (incremented at every node)
+1      abort flag: the search unwinds at once when non-zero
+2      table probes
+3      table hits (an entry for the key was found)
+4      table stores
+5      stores that overwrote another position's entry
+6      cut nodes (a move failed high) after searching moves
+7      ... of which the first move searched failed high
+8      enhanced transposition cutoffs (a child's entry refuted the node)
+9      move-order variation of this thread (0: the main thread, deterministic)
+10     disc count of the root (helpers vary their order in the first plies below it)
+=====  =====================================================
 
 Scores follow the solvers' convention (:mod:`.scores`).
 """
@@ -19,7 +29,17 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bitboard import U0, U1, column_of, popcount, possible, winning_squares
+from .bitboard import (
+    U0,
+    U1,
+    UBOARD,
+    column_of,
+    has_four,
+    mirror_word,
+    popcount,
+    possible,
+    winning_squares,
+)
 from .book_probe import BOOK_MISS, book_probe
 from .geometry import CENTER_ORDER, COLUMN_MASKS, SIZE, WIDTH
 from .mem import load_i64, store_i64
@@ -27,10 +47,30 @@ from .tt import entry_lower, entry_move, entry_upper, tt_probe, tt_store
 
 CTX_NODES = 0
 CTX_ABORT = 1
-CTX_SIZE = 8
+CTX_PROBES = 2
+CTX_HITS = 3
+CTX_STORES = 4
+CTX_OVERWRITES = 5
+CTX_CUTS = 6
+CTX_FIRST_CUTS = 7
+CTX_ETC = 8
+CTX_VARY = 9
+CTX_ROOT = 10
+CTX_SIZE = 16
 SCRATCH_PER_PLY = 8
 NO_BOUND = 31  # |bound| meaning "no bound known"
 CUT_SLOT = 7  # scratch slot of each ply: the move that last failed high there
+
+#: Below this many discs a node first probes its children's entries (enhanced
+#: transposition cutoffs); deeper the probes cost more than they save.
+ETC_PLIES = 36
+#: Helper threads vary their move order this many plies below the root.
+VARY_PLIES = 8
+#: Mirror images share an entry below this many discs (deeper, symmetric pairs are rare
+#: and the mirror costs time at every node).
+MIRROR_PLIES = 14
+#: int64 words of a thread's scratch area: the move scores of each ply.
+SCRATCH_SIZE = (SIZE + 2) * SCRATCH_PER_PLY
 
 _ORDER = np.array(CENTER_ORDER, dtype=np.int64)
 _RANK = np.array([CENTER_ORDER.index(c) for c in range(WIDTH)], dtype=np.int64)
@@ -46,11 +86,33 @@ def _log2_work(n):
     return w
 
 
+@njit(inline="always", nogil=True, cache=True)
+def _table_key(cur, mask, moves):
+    """(key, mirrored): the position's key, or its mirror image's when that is smaller."""
+    key = cur + mask
+    if moves < MIRROR_PLIES:
+        mk = mirror_word(key)
+        if mk < key:
+            return mk, True
+    return key, False
+
+
+@njit(inline="always", nogil=True, cache=True)
+def _move_score(cur, mask, mv, opp_threats):
+    """How promising the move ``mv`` looks: the number of threats (empty squares completing
+    a four) the mover has after it, not counting threats right above an opponent's threat,
+    which can never be played out."""
+    m2 = mask | mv
+    return popcount(winning_squares(cur | mv, m2) & ~(opp_threats << U1))
+
+
 @njit(nogil=True, cache=True)
 def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, bp):
-    """Score of the position within ``(alpha, beta)``, fail-hard, side to move cannot win now.
+    """Score of the position (side to move cannot win now) searched in ``(alpha, beta)``.
 
-    The caller guarantees that the side to move has no winning move. ``bk, bs, bn, bp``
+    A result ``r <= alpha`` is an upper bound of the score (fail-soft: often below alpha),
+    ``r >= beta`` a lower bound, anything between exact. The caller guarantees that the
+    side to move has no winning move. ``bk, bs, bn, bp``
     are the opening book's probe arguments (all 0: no book).
     """
     nodes = load_i64(ctx, CTX_NODES) + 1
@@ -80,15 +142,28 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
         if alpha >= beta:
             return beta
 
+    # A side that cannot complete any four any more cannot win: the score is bounded by 0.
+    free = UBOARD ^ mask
+    if beta > 0 and not has_four(cur | free):
+        beta = 0
+        if alpha >= beta:
+            return beta
+    if alpha < 0 and not has_four((cur ^ mask) | free):
+        alpha = 0
+        if alpha >= beta:
+            return alpha
+
     if bp != 0:
         b = book_probe(bk, bs, bn, bp, cur, mask, moves)
         if b != BOOK_MISS:
             return b
 
-    key = cur + mask
+    key, mirrored = _table_key(cur, mask, moves)
     hmove = -1
+    store_i64(ctx, CTX_PROBES, load_i64(ctx, CTX_PROBES) + 1)
     e = tt_probe(tt, bits, key)
     if e != U0:
+        store_i64(ctx, CTX_HITS, load_i64(ctx, CTX_HITS) + 1)
         elo = entry_lower(e)
         if elo > alpha:
             alpha = elo
@@ -100,13 +175,45 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
             if alpha >= beta:
                 return beta
         hmove = entry_move(e)
+        if hmove >= 0 and mirrored:
+            hmove = WIDTH - 1 - hmove
 
-    # Move scores (threats created), one slot per column in centre order; -1 = not a move.
+    opp = cur ^ mask
+    # Enhanced transposition cutoffs: a child whose entry already proves a score >= beta
+    # for us refutes the node without a search.
+    if moves < ETC_PLIES:
+        for i in range(WIDTH):
+            mv = nonlosing & _COLS[_ORDER[i]]
+            if mv != U0:
+                ck, _ = _table_key(opp, mask | mv, moves + 1)
+                ce = tt_probe(tt, bits, ck)
+                if ce != U0 and -entry_upper(ce) >= beta:
+                    s = -entry_upper(ce)
+                    store_i64(ctx, CTX_ETC, load_i64(ctx, CTX_ETC) + 1)
+                    c = _ORDER[i]
+                    tt_store(tt, bits, key, s, NO_BOUND, WIDTH - 1 - c if mirrored else c, 0)
+                    store_i64(scratch, moves * SCRATCH_PER_PLY + CUT_SLOT, c)
+                    return s
+
+    # Move scores, one slot per column in centre order; -1 = not a move.
     base = moves * SCRATCH_PER_PLY
+    vary = load_i64(ctx, CTX_VARY)
+    pick = -1
+    if vary != 0:
+        d = moves - load_i64(ctx, CTX_ROOT)
+        if d < VARY_PLIES:
+            # A helper thread puts one move first at each of the first plies: its own
+            # pseudo-random path through the tree, so that the threads fill the shared
+            # table with different subtrees instead of racing through the same one.
+            r = (vary * 2654435761) >> (3 * d)
+            pick = np.int64(r % 7)
     for i in range(WIDTH):
         mv = nonlosing & _COLS[_ORDER[i]]
         if mv != U0:
-            store_i64(scratch, base + i, popcount(winning_squares(cur | mv, mask)))
+            s = _move_score(cur, mask, mv, opp_win)
+            if i == pick:
+                s += 1 << 20
+            store_i64(scratch, base + i, s)
         else:
             store_i64(scratch, base + i, -1)
     if hmove >= 0 and (nonlosing & _COLS[hmove]) == U0:
@@ -114,24 +221,25 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
 
     alpha0 = alpha
     best = -1
-    opp = cur ^ mask
+    value = -NO_BOUND
+    first = True
     while True:
         if hmove >= 0:
             c = hmove
             store_i64(scratch, base + _RANK[c], -1)
             hmove = -1
         else:
-            pick = -1
-            pick_score = -1
+            bi = -1
+            bs_ = -1
             for i in range(WIDTH):
                 s = load_i64(scratch, base + i)
-                if s > pick_score:
-                    pick_score = s
-                    pick = i
-            if pick < 0:
+                if s > bs_:
+                    bs_ = s
+                    bi = i
+            if bi < 0:
                 break
-            store_i64(scratch, base + pick, -1)
-            c = _ORDER[pick]
+            store_i64(scratch, base + bi, -1)
+            c = _ORDER[bi]
         mv = nonlosing & _COLS[c]
         score = -negamax(
             opp, mask | mv, moves + 1, -beta, -alpha, tt, bits, scratch, ctx, bk, bs, bn, bp
@@ -140,19 +248,33 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
             return 0  # results of an aborted search are never stored
         if score >= beta:
             store_i64(scratch, base + CUT_SLOT, c)
+            store_i64(ctx, CTX_CUTS, load_i64(ctx, CTX_CUTS) + 1)
+            if first:
+                store_i64(ctx, CTX_FIRST_CUTS, load_i64(ctx, CTX_FIRST_CUTS) + 1)
             work = _log2_work(load_i64(ctx, CTX_NODES) - nodes)
-            tt_store(tt, bits, key, score, NO_BOUND, c, work)
+            _store(tt, bits, ctx, key, score, NO_BOUND, WIDTH - 1 - c if mirrored else c, work)
             return score
+        first = False
+        value = max(value, score)
         if score > alpha:
             alpha = score
             best = c
 
     work = _log2_work(load_i64(ctx, CTX_NODES) - nodes)
     if alpha > alpha0:
-        tt_store(tt, bits, key, alpha, alpha, best, work)
-    else:
-        tt_store(tt, bits, key, -NO_BOUND, alpha, -1, work)
-    return alpha
+        _store(tt, bits, ctx, key, alpha, alpha, WIDTH - 1 - best if mirrored else best, work)
+        return alpha
+    # Every move failed low (fail-soft): the best of the children's bounds bounds the node,
+    # often below alpha, which saves the driver a window and later visits a search.
+    _store(tt, bits, ctx, key, -NO_BOUND, value, -1, work)
+    return value
+
+
+@njit(inline="always", nogil=True, cache=True)
+def _store(tt, bits, ctx, key, lower, upper, move, work):
+    store_i64(ctx, CTX_STORES, load_i64(ctx, CTX_STORES) + 1)
+    if tt_store(tt, bits, key, lower, upper, move, work) != 0:
+        store_i64(ctx, CTX_OVERWRITES, load_i64(ctx, CTX_OVERWRITES) + 1)
 
 
 @njit(inline="always", nogil=True, cache=True)
@@ -175,7 +297,8 @@ def solve_root(cur, mask, moves, tt, bits, scratch, ctx, bk, bs, bn, bp):
     lo = -((SIZE - moves) // 2)
     hi = (SIZE + 1 - moves) // 2
     best = -1
-    key = cur + mask
+    key, mirrored = _table_key(cur, mask, moves)
+    store_i64(ctx, CTX_ROOT, moves)
     while lo < hi:
         med = lo + (hi - lo) // 2
         if med <= 0 and _half_toward_zero(lo) < med:
@@ -197,6 +320,8 @@ def solve_root(cur, mask, moves, tt, bits, scratch, ctx, bk, bs, bn, bp):
                 e = tt_probe(tt, bits, key)
                 if e != U0 and entry_lower(e) > med:
                     best = entry_move(e)
+                    if best >= 0 and mirrored:
+                        best = WIDTH - 1 - best
     if best < 0:
         # The score is the static bound (every move that does not lose at once is as
         # good as any other) or a forced loss: take a move that does not lose at once.

@@ -1,0 +1,157 @@
+"""The exact solver on several threads (Lazy SMP over one shared table), its statistics,
+and the ``--threads`` / ``--verbose-stats`` options."""
+
+from __future__ import annotations
+
+import random
+import threading
+from pathlib import Path
+
+import pytest
+from c4tui.engine.position import Position
+from c4tui.engine.solver import SearchAborted, Solver
+from typer.testing import CliRunner
+
+from c4tui.cli import app
+
+DATA = Path(__file__).parent / "data"
+runner = CliRunner()
+
+
+def _positions() -> list[tuple[str, int, list[int | None]]]:
+    rows = []
+    for line in (DATA / "positions.txt").read_text().splitlines():
+        f = line.split()
+        rows.append((f[0], int(f[1]), [None if x == "x" else int(x) for x in f[2:]]))
+    return rows
+
+
+def _pons(name: str, n: int, seed: int) -> list[tuple[str, int]]:
+    rows = [(m, int(s)) for m, s in
+            (ln.split() for ln in (DATA / "pons" / name).read_text().splitlines())]
+    return random.Random(seed).sample(rows, n)
+
+
+POSITIONS = _positions()
+
+
+def test_two_threads_exact_scores_and_columns() -> None:
+    solver = Solver(hash_mb=32, book=None, threads=2)
+    rows = random.Random(11).sample([r for r in POSITIONS if len(r[0]) >= 14], 40)
+    for moves, score, cols in rows:
+        pos = Position.from_moves(moves)
+        res = solver.solve(pos)
+        assert res.score == score, moves
+        analysis = solver.analyze(pos)
+        assert list(analysis.scores) == cols, moves
+        assert analysis.scores[res.best_move] == score, moves  # a best move
+
+
+@pytest.mark.parametrize("name,n", [("Test_L2_R2", 40), ("Test_L1_R2", 4), ("Test_L2_R1", 40)])
+def test_two_threads_pons_sets(name: str, n: int) -> None:
+    solver = Solver(hash_mb=64, book=None, threads=2)
+    wrong = [(m, s, r.score) for m, s in _pons(name, n, 5)
+             if (r := solver.solve(Position.from_moves(m))).score != s]
+    assert wrong == []
+
+
+def test_hammered_shared_table_gives_no_wrong_result() -> None:
+    """Four threads on a tiny table: entries are evicted and rewritten by other threads
+    all the time, yet no solve may come out wrong."""
+    solver = Solver(hash_mb=1, book=None, threads=4)
+    rows = random.Random(12).sample([r for r in POSITIONS if len(r[0]) >= 12], 120)
+    rows += _pons("Test_L2_R2", 30, 13)
+    helped = 0
+    overwrites = 0
+    wrong = []
+    for moves, score, *_ in rows:
+        res = solver.solve(Position.from_moves(moves))
+        st = solver.last_stats
+        assert st is not None and st.nodes == res.nodes
+        helped += sum(1 for n in st.thread_nodes[1:] if n > 0)
+        overwrites += st.overwrites
+        if res.score != score:
+            wrong.append((moves, score, res.score))
+    assert wrong == []
+    assert helped > 0 and overwrites > 0  # the helpers ran and the table was under pressure
+
+
+def test_two_solvers_hammering_each_other_in_parallel() -> None:
+    """Two multi-threaded solvers run at once in Python threads (the GIL is released)."""
+    rows = random.Random(14).sample([r for r in POSITIONS if len(r[0]) >= 16], 60)
+    wrong: list[tuple[str, int, int]] = []
+
+    def run(part: list) -> None:
+        s = Solver(hash_mb=1, book=None, threads=2)
+        for moves, score, *_ in part:
+            got = s.solve(Position.from_moves(moves)).score
+            if got != score:
+                wrong.append((moves, score, got))
+
+    ts = [threading.Thread(target=run, args=(rows[i::2],)) for i in range(2)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    assert wrong == []
+
+
+def test_one_thread_is_deterministic() -> None:
+    pos = Position.from_moves(_pons("Test_L1_R2", 1, 15)[0][0])
+    a = Solver(hash_mb=16, book=None, threads=1).solve(pos)
+    b = Solver(hash_mb=16, book=None, threads=1).solve(pos)
+    assert (a.score, a.best_move, a.nodes) == (b.score, b.best_move, b.nodes)
+
+
+def test_statistics_are_consistent() -> None:
+    s = Solver(hash_mb=16, book=None)
+    res = s.solve(Position.from_moves("444333"))
+    st = s.last_stats
+    assert st.nodes == res.nodes == st.thread_nodes[0]
+    assert 0 < st.hits <= st.probes and st.overwrites <= st.stores
+    assert 0 < st.first_cuts <= st.cuts
+    assert 0.5 < st.first_cut_rate <= 1.0  # move ordering finds the cutoff first mostly
+    assert len(st.thread_speeds()) == 1 and st.thread_speeds()[0] > 0
+
+
+def test_stop_with_two_threads() -> None:
+    s = Solver(hash_mb=16, book=None, threads=2)
+    timer = threading.Timer(0.2, s.stop)
+    timer.start()
+    with pytest.raises(SearchAborted):
+        s.solve(Position.from_moves("4453"))
+    timer.join()
+    moves, score = _pons("Test_L2_R2", 1, 16)[0]
+    assert s.solve(Position.from_moves(moves)).score == score
+
+
+@pytest.mark.parametrize("threads", [0, -1, 65, 2.5])
+def test_absurd_thread_counts_are_refused(threads) -> None:
+    with pytest.raises(ValueError, match="threads"):
+        Solver(hash_mb=1, book=None, threads=threads)
+
+
+def test_cli_solve_threads_and_stats() -> None:
+    moves, score = _pons("Test_L2_R2", 1, 17)[0]
+    r = runner.invoke(app, ["solve", moves, "--no-book", "--threads", "2", "--stats"])
+    assert r.exit_code == 0, r.output
+    fields = r.stdout.split()  # a cold numba cache adds a note on stderr
+    assert len(fields) == 4 and fields[0] == moves and int(fields[1]) == score
+    assert int(fields[2]) > 0 and int(fields[3]) >= 0
+
+
+def test_cli_verbose_stats_and_bad_threads() -> None:
+    moves, _ = _pons("Test_L2_R2", 1, 18)[0]
+    r = runner.invoke(app, ["solve", moves, "--no-book", "-t", "1", "--verbose-stats"])
+    assert r.exit_code == 0, r.output
+    text = _all_output(r)
+    assert "first-move cutoffs" in text and "hits" in text
+    r = runner.invoke(app, ["solve", moves, "--threads", "0"])
+    assert r.exit_code != 0 and "--threads 0" in _all_output(r)
+
+
+def _all_output(r) -> str:
+    try:
+        return r.output + r.stderr
+    except ValueError:  # stderr mixed into output
+        return r.output
