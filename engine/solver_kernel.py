@@ -277,18 +277,14 @@ def _store(tt, bits, ctx, key, lower, upper, move, work):
         store_i64(ctx, CTX_OVERWRITES, load_i64(ctx, CTX_OVERWRITES) + 1)
 
 
-@njit(inline="always", nogil=True, cache=True)
-def _half_toward_zero(x):
-    # C-style x / 2 (truncates toward zero), as in the reference solvers' driver.
-    return -((-x) // 2) if x < 0 else x // 2
-
-
 @njit(nogil=True, cache=True)
 def solve_root(cur, mask, moves, tt, bits, scratch, ctx, bk, bs, bn, bp):
     """Exact score and a best move (column) of a position that is not over.
 
-    Narrows the score with null-window searches, bisecting the interval but biased
-    towards zero and towards the closest win (which is cheaper to prove).
+    Narrows the score with null-window searches: first win/draw/loss (the window at 0),
+    then one score at a time outward from 0. Most opening and middle-game positions score
+    close to 0, where this needs the fewest windows (the empty board: two), and each
+    window re-uses the bounds the previous ones left in the table.
     """
     poss = possible(mask)
     win = winning_squares(cur, mask) & poss
@@ -299,12 +295,13 @@ def solve_root(cur, mask, moves, tt, bits, scratch, ctx, bk, bs, bn, bp):
     best = -1
     key, mirrored = _table_key(cur, mask, moves)
     store_i64(ctx, CTX_ROOT, moves)
+    med = 0
     while lo < hi:
-        med = lo + (hi - lo) // 2
-        if med <= 0 and _half_toward_zero(lo) < med:
-            med = _half_toward_zero(lo)
-        elif med >= 0 and hi // 2 > med:
-            med = hi // 2
+        if lo >= 0:
+            med = lo  # a win (or at least a draw): is it worth more than lo?
+        elif hi <= 0:
+            med = hi - 1  # a loss (or at most a draw): is it worth less than hi?
+        med = min(max(med, lo), hi - 1)
         store_i64(scratch, moves * SCRATCH_PER_PLY + CUT_SLOT, -1)
         r = negamax(cur, mask, moves, med, med + 1, tt, bits, scratch, ctx, bk, bs, bn, bp)
         if load_i64(ctx, CTX_ABORT) != 0:
