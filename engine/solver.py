@@ -160,10 +160,9 @@ class Solver:
         )
 
     def _solve_words(self, current: int, mask: int, ply: int) -> tuple[int, int, int]:
-        for ctx in self._ctx:
-            vary = ctx[CTX_VARY]
+        for k, ctx in enumerate(self._ctx):
             ctx[:] = 0
-            ctx[CTX_VARY] = vary
+            ctx[CTX_VARY] = k
         if self._stopped:  # stop() came between two searches of one analysis
             raise SearchAborted("search stopped")
         if self.threads == 1:

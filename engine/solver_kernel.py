@@ -295,7 +295,11 @@ def solve_root(cur, mask, moves, tt, bits, scratch, ctx, bk, bs, bn, bp):
     best = -1
     key, mirrored = _table_key(cur, mask, moves)
     store_i64(ctx, CTX_ROOT, moves)
-    med = 0
+    # Helper threads open with a neighbouring window (+1, -1, +2, ...): while the main
+    # thread decides win/draw/loss, a helper proves the next bound, which the main
+    # thread then finds in the shared table.
+    vary = load_i64(ctx, CTX_VARY)
+    med = (vary + 1) // 2 if vary % 2 == 1 else -(vary // 2)
     while lo < hi:
         if lo >= 0:
             med = lo  # a win (or at least a draw): is it worth more than lo?
