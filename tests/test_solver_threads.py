@@ -155,3 +155,17 @@ def _all_output(r) -> str:
         return r.output + r.stderr
     except ValueError:  # stderr mixed into output
         return r.output
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_mirrored_entries_give_best_moves_of_the_right_side(threads: int) -> None:
+    """Below 14 discs a position and its mirror image share table entries (the stored best
+    move is mirrored); the best move reported must be a best move of each of them."""
+    solver = Solver(hash_mb=16, book=None, threads=threads)
+    rows = random.Random(19).sample([r for r in POSITIONS if 11 <= len(r[0]) < 14], 4)
+    for moves, score, cols in rows:
+        for pos, expected in ((Position.from_moves(moves), cols),
+                              (Position.from_moves(moves).mirror(), cols[::-1])):
+            res = solver.solve(pos)
+            assert res.score == score
+            assert expected[res.best_move] == score, (pos.digits(), res.best_move)
