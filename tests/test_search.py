@@ -22,6 +22,16 @@ from c4tui.engine.search import (
 DATA = Path(__file__).parent / "data" / "positions.txt"
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _kernels_loaded():
+    """Compile or load the kernels first, so the control tests' timeouts measure the
+    controller, not a cold numba cache (CI starts cold)."""
+    from c4tui.engine.search import _warmup
+
+    _warmup()
+
+
+
 def _rows(min_ply: int, max_ply: int, every: int = 1):
     rows = []
     for line in DATA.read_text().splitlines():
@@ -346,7 +356,10 @@ def test_book_is_used_inside_the_search(monkeypatch):
 def test_step_nodes_while_running_pauses():
     ctl = SearchController()
     ctl.start(Position(), SearchOptions(node_limit=None, use_book=False))
-    time.sleep(0.05)
+    # Wait until the kernel runs: on a cold numba cache (CI) it may first compile for a while.
+    deadline = time.monotonic() + 300
+    while ctl.snapshot().nodes == 0 and time.monotonic() < deadline:
+        time.sleep(0.01)
     ctl.step_nodes(1)
     assert ctl.wait_paused(5)
     snap = ctl.snapshot()
