@@ -30,7 +30,7 @@ def _solver(hash_mb: int, no_book: bool, threads: int = 1):
               file=sys.stderr, flush=True)
     from c4tui.engine.solver import Solver
 
-    warmup.warmup()  # load the kernels now, so that --stats times only the search
+    warmup.warmup(solver_only=True)  # load now, so that --stats times only the search
     return Solver(hash_mb=hash_mb, book=None if no_book else "default", threads=threads)
 
 

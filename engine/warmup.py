@@ -28,9 +28,12 @@ def is_compiled() -> bool:
     return True
 
 
-def warmup() -> None:
-    """Load or compile every engine kernel by running each once on a tiny position."""
-    for module, func in _WARMUPS:
+def warmup(solver_only: bool = False) -> None:
+    """Load or compile the engine's kernels by running each once on a tiny position.
+
+    ``solver_only``: just the exact solver's (what ``c4tui solve`` needs).
+    """
+    for module, func in _WARMUPS[:1] if solver_only else _WARMUPS:
         try:
             mod = importlib.import_module(module)
         except ModuleNotFoundError:
