@@ -8,10 +8,12 @@ import sys
 import time
 
 t0 = time.perf_counter()
-from c4tui.engine.position import Position
+# The imports are part of the start-up being timed: the console script imports c4tui.cli.
+from c4tui.engine.position import Position  # noqa: E402
 
-from c4tui.app import C4App
-from c4tui.app.engine_bridge import SearchSettings
+import c4tui.cli  # noqa: E402, F401
+from c4tui.app import C4App  # noqa: E402
+from c4tui.app.engine_bridge import SearchSettings  # noqa: E402
 
 app = C4App(
     Position.from_moves("4453"),
