@@ -25,6 +25,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+# Bitboard primitives are defined once, in .bitboard (re-exported here for the kernel).
+from .bitboard import popcount, winning_squares  # noqa: F401
+from .bitboard import possible as playable  # noqa: F401
 from .geometry import HEIGHT, SIZE, U_BOARD, U_BOTTOM, WIDTH
 from .mem import load_i64, load_u64, store_i64, store_u64
 
@@ -42,40 +45,6 @@ _TOP_ROW = np.uint64(sum(1 << (c * (HEIGHT + 1) + HEIGHT - 1) for c in range(WID
 _COLS = np.array([((1 << HEIGHT) - 1) << (c * (HEIGHT + 1)) for c in range(WIDTH)],
                  dtype=np.uint64)
 _S1 = np.uint64(1)
-_S6 = np.uint64(HEIGHT)
-_S7 = np.uint64(HEIGHT + 1)
-_S8 = np.uint64(HEIGHT + 2)
-
-
-@njit(nogil=True, cache=True, inline="always")
-def popcount(x):
-    """Number of set bits (LLVM turns the loop into one popcnt)."""
-    n = 0
-    while x:
-        x &= x - _U1
-        n += 1
-    return n
-
-
-@njit(nogil=True, cache=True, inline="always")
-def winning_squares(p, mask):
-    """Empty squares (playable or not) that complete a four for the discs ``p``."""
-    r = (p << _S1) & (p << np.uint64(2)) & (p << np.uint64(3))
-    for s in (_S7, _S6, _S8):
-        s2 = s + s
-        t = (p << s) & (p << s2)
-        r |= t & (p << (s2 + s))
-        r |= t & (p >> s)
-        t = (p >> s) & (p >> s2)
-        r |= t & (p << s)
-        r |= t & (p >> (s2 + s))
-    return r & (U_BOARD ^ mask)
-
-
-@njit(nogil=True, cache=True, inline="always")
-def playable(mask):
-    """The square each non-full column is filled at next."""
-    return (mask + U_BOTTOM) & U_BOARD
 
 
 @njit(nogil=True, cache=True)
