@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import asyncio
-import functools
-
 import pytest
 from c4tui.engine.position import IllegalMoveError, Position
+from pilot_util import sync
 
 from c4tui.app import C4App
 from c4tui.app.analysis import parse_count
@@ -14,22 +12,7 @@ from c4tui.app.model import GameModel
 from c4tui.app.widgets import BoardView
 from c4tui.gamefile import load_game, save_game
 
-
-@pytest.fixture(autouse=True)
-def _tmp_home(tmp_path, monkeypatch):
-    """Games go to a temporary data directory, never the real home."""
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
-
-
-def sync(fn):
-    """Run an async pilot test with asyncio (no async pytest plugin needed)."""
-
-    @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
-        return asyncio.run(fn(*args, **kwargs))
-
-    return wrapper
+pytestmark = pytest.mark.usefixtures("tmp_home")
 
 
 def make_app(moves: str = "") -> C4App:

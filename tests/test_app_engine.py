@@ -6,31 +6,18 @@ for that, so the first test also measures nothing but correctness.
 
 from __future__ import annotations
 
-import asyncio
-import functools
 import time
 
 import pytest
 from c4tui.engine.position import Position
+from pilot_util import sync
 
 from c4tui.app import C4App
 from c4tui.app.engine_bridge import READY, SearchSettings
 
+pytestmark = pytest.mark.usefixtures("tmp_home")
+
 LOAD_TIMEOUT = 240.0  # a cold numba cache compiles every kernel first
-
-
-@pytest.fixture(autouse=True)
-def _tmp_home(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
-
-
-def sync(fn):
-    @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
-        return asyncio.run(fn(*args, **kwargs))
-
-    return wrapper
 
 
 async def wait_for(pilot, cond, timeout: float, what: str) -> None:

@@ -15,13 +15,9 @@ from c4tui.engine.position import Position
 from c4tui.app import C4App
 from c4tui.app.engine_bridge import READY, SearchSettings
 
+pytestmark = pytest.mark.usefixtures("tmp_home")
+
 POSITION = "773777222545245661"  # White to move; c3 wins; both sides have threats
-
-
-@pytest.fixture(autouse=True)
-def _tmp_home(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
 
 
 def analysed_app() -> tuple[C4App, object]:
