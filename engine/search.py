@@ -460,9 +460,12 @@ class SearchController:
         return max(t, 0.0)
 
     def _go(self, pause_at: int = K.NEVER) -> None:
+        # Read the pause count before publishing the new target: a kernel that reaches a
+        # near target (step_nodes(1)) between the two would otherwise count its pause into
+        # the baseline, and the pause would never be seen.
+        self._pauses_seen = int(self._ctl[K.C_PAUSES])
         self._ctl[K.C_PAUSE_AT] = pause_at
         self._pause_requested = False
-        self._pauses_seen = int(self._ctl[K.C_PAUSES])
         self._ctl[K.C_CMD] = K.CMD_RUN
         self._driver_paused = False
         self._unmark_paused()
