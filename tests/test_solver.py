@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 import threading
-from pathlib import Path
 
 import pytest
 from c4tui.book import canonical_key, make_book, plies_mask, position_key
@@ -12,8 +11,7 @@ from c4tui.engine.position import Position
 from c4tui.engine.solver import SearchAborted, Solver
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-DATA = Path(__file__).parent / "data"
+from testdata import load_pons, load_positions, sample
 
 
 @pytest.fixture(scope="module")
@@ -21,30 +19,11 @@ def solver() -> Solver:
     return Solver(hash_mb=64, book=None)
 
 
-def _positions() -> list[tuple[str, int, list[int | None]]]:
-    rows = []
-    for line in (DATA / "positions.txt").read_text().splitlines():
-        f = line.split()
-        rows.append((f[0], int(f[1]), [None if x == "x" else int(x) for x in f[2:]]))
-    return rows
-
-
-def _pons(name: str) -> list[tuple[str, int]]:
-    return [
-        (m, int(s))
-        for m, s in (ln.split() for ln in (DATA / "pons" / name).read_text().splitlines())
-    ]
-
-
-def _sample(rows: list, n: int, seed: int) -> list:
-    return random.Random(seed).sample(rows, min(n, len(rows)))
-
-
 # Positions with few discs take seconds without a book; CI samples the cheap ranges widely
 # and the expensive ones lightly.
-POSITIONS = _positions()
-DEEP = _sample([r for r in POSITIONS if len(r[0]) >= 16], 160, 1)
-SHALLOW = _sample([r for r in POSITIONS if 11 <= len(r[0]) < 16], 12, 2)
+POSITIONS = load_positions()
+DEEP = sample([r for r in POSITIONS if len(r[0]) >= 16], 160, 1)
+SHALLOW = sample([r for r in POSITIONS if 11 <= len(r[0]) < 16], 12, 2)
 
 
 @pytest.mark.parametrize("moves,score,cols", DEEP + SHALLOW, ids=lambda v: str(v)[:40])
@@ -69,7 +48,7 @@ PONS_SAMPLES = {
 
 @pytest.mark.parametrize("name", list(PONS_SAMPLES))
 def test_pons_sets(solver: Solver, name: str) -> None:
-    rows = _sample(_pons(name), PONS_SAMPLES[name], 3)
+    rows = sample(load_pons(name), PONS_SAMPLES[name], 3)
     wrong = [
         (m, s, r.score)
         for m, s in rows
@@ -182,7 +161,7 @@ def test_stop_aborts_and_solver_stays_exact() -> None:
     with pytest.raises(SearchAborted):
         s.solve(pos)
     timer.join()
-    moves, score = _pons("Test_L2_R2")[0]
+    moves, score = load_pons("Test_L2_R2")[0]
     assert s.solve(Position.from_moves(moves)).score == score
 
 

@@ -5,34 +5,23 @@ from __future__ import annotations
 
 import random
 import threading
-from pathlib import Path
 
 import pytest
 from c4tui.engine.position import Position
 from c4tui.engine.solver import SearchAborted, Solver
+from testdata import load_pons, load_positions, sample
 from typer.testing import CliRunner
 
 from c4tui.cli import app
 
-DATA = Path(__file__).parent / "data"
 runner = CliRunner()
 
 
-def _positions() -> list[tuple[str, int, list[int | None]]]:
-    rows = []
-    for line in (DATA / "positions.txt").read_text().splitlines():
-        f = line.split()
-        rows.append((f[0], int(f[1]), [None if x == "x" else int(x) for x in f[2:]]))
-    return rows
-
-
 def _pons(name: str, n: int, seed: int) -> list[tuple[str, int]]:
-    rows = [(m, int(s)) for m, s in
-            (ln.split() for ln in (DATA / "pons" / name).read_text().splitlines())]
-    return random.Random(seed).sample(rows, n)
+    return sample(load_pons(name), n, seed)
 
 
-POSITIONS = _positions()
+POSITIONS = load_positions()
 
 
 def test_two_threads_exact_scores_and_columns() -> None:
