@@ -41,7 +41,7 @@ from .bitboard import (
     winning_squares,
 )
 from .book_probe import BOOK_MISS, book_probe
-from .geometry import CENTER_ORDER, COLUMN_MASKS, SIZE, WIDTH
+from .geometry import CENTER_ORDER, COLUMN_MASKS, SIZE, U_EVEN_ROWS, U_ODD_ROWS, WIDTH
 from .mem import load_i64, store_i64
 from .tt import entry_lower, entry_move, entry_upper, tt_probe, tt_store
 
@@ -152,6 +152,24 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
         alpha = 0
         if alpha >= beta:
             return alpha
+
+    # Claimeven (Allis): when every column has an even height and White is to move, Black
+    # can answer every move in the same column and so gets every free even-row square,
+    # White every free odd-row one. If those cannot make White a four, White cannot win.
+    nxt = possible(mask)
+    if moves & 1 == 0:
+        if beta > 0 and (nxt & U_EVEN_ROWS) == U0 and not has_four(cur | (free & U_ODD_ROWS)):
+            beta = 0
+            if alpha >= beta:
+                return beta
+    else:
+        # Black to move with one column of odd height: playing there gives the above.
+        odd = nxt & U_EVEN_ROWS
+        if (alpha < 0 and (odd & (odd - U1)) == U0
+                and not has_four((cur ^ mask) | (free & U_ODD_ROWS))):
+            alpha = 0
+            if alpha >= beta:
+                return alpha
 
     if bp != 0:
         b = book_probe(bk, bs, bn, bp, cur, mask, moves)
