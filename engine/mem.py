@@ -110,3 +110,26 @@ def address(arr) -> int:
     if not arr.flags.c_contiguous:
         raise ValueError("kernel buffers must be C-contiguous")
     return int(arr.ctypes.data)
+
+
+@intrinsic
+def prefetch(typingctx, addr, idx):
+    """Hint the CPU to bring the 64-bit word ``idx`` of ``addr`` into the cache (``llvm.prefetch``).
+
+    Lets a node start the memory accesses of its table probes before it needs them.
+    """
+    if not isinstance(addr, types.Integer) or not isinstance(idx, types.Integer):
+        return None
+    sig = types.void(addr, idx)
+
+    def codegen(context, builder, signature, args):
+        a = context.cast(builder, args[0], signature.args[0], types.intp)
+        i = context.cast(builder, args[1], signature.args[1], types.intp)
+        ptr = builder.gep(builder.inttoptr(a, ir.PointerType(ir.IntType(64))), [i])
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [ptr.type, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+        builder.call(fn, [ptr, i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+
+    return sig, codegen

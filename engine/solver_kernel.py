@@ -43,7 +43,7 @@ from .bitboard import (
 from .book_probe import BOOK_MISS, book_probe
 from .geometry import CENTER_ORDER, COLUMN_MASKS, SIZE, U_EVEN_ROWS, U_ODD_ROWS, WIDTH
 from .mem import load_i64, store_i64
-from .tt import entry_lower, entry_move, entry_upper, tt_probe, tt_store
+from .tt import entry_lower, entry_move, entry_upper, tt_prefetch, tt_probe, tt_store
 
 CTX_NODES = 0
 CTX_ABORT = 1
@@ -117,6 +117,9 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
     """
     nodes = load_i64(ctx, CTX_NODES) + 1
     store_i64(ctx, CTX_NODES, nodes)
+    # The table entry is needed after the threat tests: start loading it now.
+    key, mirrored = _table_key(cur, mask, moves)
+    tt_prefetch(tt, bits, key)
 
     poss = possible(mask)
     opp_win = winning_squares(cur ^ mask, mask)
@@ -176,7 +179,6 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
         if b != BOOK_MISS:
             return b
 
-    key, mirrored = _table_key(cur, mask, moves)
     hmove = -1
     store_i64(ctx, CTX_PROBES, load_i64(ctx, CTX_PROBES) + 1)
     e = tt_probe(tt, bits, key)
@@ -200,11 +202,21 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
     # Enhanced transposition cutoffs: a child whose entry already proves a score >= beta
     # for us refutes the node without a search.
     if moves < ETC_PLIES:
+        for i in range(WIDTH):  # start loading the children's buckets together
+            mv = nonlosing & _COLS[_ORDER[i]]
+            if mv != U0:
+                ck, _ = _table_key(opp, mask | mv, moves + 1)
+                tt_prefetch(tt, bits, ck)
+        ub = -NO_BOUND  # the best any move can be worth, from the children's lower bounds
         for i in range(WIDTH):
             mv = nonlosing & _COLS[_ORDER[i]]
             if mv != U0:
                 ck, _ = _table_key(opp, mask | mv, moves + 1)
                 ce = tt_probe(tt, bits, ck)
+                if ce == U0:
+                    ub = NO_BOUND
+                else:
+                    ub = max(ub, -entry_lower(ce))
                 if ce != U0 and -entry_upper(ce) >= beta:
                     s = -entry_upper(ce)
                     store_i64(ctx, CTX_ETC, load_i64(ctx, CTX_ETC) + 1)
@@ -212,6 +224,11 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
                     tt_store(tt, bits, key, s, NO_BOUND, WIDTH - 1 - c if mirrored else c, 0)
                     store_i64(scratch, moves * SCRATCH_PER_PLY + CUT_SLOT, c)
                     return s
+        if ub <= alpha:
+            # Every child's entry already proves that its move fails low.
+            store_i64(ctx, CTX_ETC, load_i64(ctx, CTX_ETC) + 1)
+            tt_store(tt, bits, key, -NO_BOUND, ub, -1, 0)
+            return ub
 
     # Move scores, one slot per column in centre order; -1 = not a move.
     base = moves * SCRATCH_PER_PLY

@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .mem import address, load_u64, store_u64
+from .mem import address, load_u64, prefetch, store_u64
 
 KEY_BITS = 49
 _MIX = np.uint64(0x9E3779B97F4A7C15 & ((1 << KEY_BITS) - 1) | 1)
@@ -64,6 +64,13 @@ def tt_probe(tt, bits, key):
     if e != U0 and (e >> _S20) == check:
         return e
     return U0
+
+
+@njit(inline="always", nogil=True, cache=True)
+def tt_prefetch(tt, bits, key):
+    """Start loading the bucket of ``key`` into the cache (a probe follows later)."""
+    idx, _ = tt_slot(key, bits)
+    prefetch(tt, idx)
 
 
 @njit(inline="always", nogil=True, cache=True)

@@ -50,6 +50,8 @@ def main() -> None:
     ap.add_argument("--hash", type=int, default=64)
     args = ap.parse_args()
     total = 0
+    warm = pons("Test_L2_R2", 1)[0][0]  # compile (or load) the kernels before timing
+    Solver(hash_mb=1, book=None).solve(Position.from_moves(warm))
     for name in args.sets.split(","):
         rows = SETS[name]()
         solver = Solver(hash_mb=args.hash, book=None, threads=1)
