@@ -205,7 +205,8 @@ class _StatSum:
     def add(self, st) -> None:
         if st is None:
             return
-        for k in ("probes", "hits", "stores", "overwrites", "cuts", "first_cuts", "etc_cutoffs"):
+        for k in ("probes", "hits", "stores", "overwrites", "cuts", "first_cuts", "etc_cutoffs",
+                  "interior"):
             self.v[k] = self.v.get(k, 0) + getattr(st, k)
         if not self.threads:
             self.threads = [0] * len(st.thread_nodes)
@@ -222,7 +223,8 @@ class _StatSum:
         return (f"table hits {100 * v['hits'] / max(v['probes'], 1):.1f}%, overwrites "
                 f"{100 * v['overwrites'] / max(v['stores'], 1):.1f}% of stores, first move "
                 f"cut {100 * v['first_cuts'] / max(v['cuts'], 1):.1f}% of cut nodes, "
-                f"ETC cutoffs {v['etc_cutoffs']:,.0f}, M nodes/s per thread {speeds}")
+                f"ETC cutoffs {v['etc_cutoffs']:,.0f}, interior nodes {v['interior']:,.0f}, "
+                f"M nodes/s per thread {speeds}")
 
 
 def _bench_empty(console: Console, solver, other) -> None:

@@ -103,7 +103,8 @@ def format_stats(st) -> str:
     speeds = "/".join(f"{v / 1e6:.1f}" for v in st.thread_speeds())
     return (f"nodes {st.nodes:,}  hits {100 * st.hit_rate:.1f}%  overwrites "
             f"{100 * st.overwrite_rate:.1f}%  first-move cutoffs {100 * st.first_cut_rate:.1f}%  "
-            f"ETC cutoffs {st.etc_cutoffs:,}  M nodes/s per thread {speeds}")
+            f"ETC cutoffs {st.etc_cutoffs:,}  interior nodes {st.interior:,}  "
+            f"M nodes/s per thread {speeds}")
 
 
 def register(app: typer.Typer) -> None:

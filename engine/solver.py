@@ -66,7 +66,9 @@ class SolveStats:
     ``thread_nodes``: nodes searched by each thread (index 0: the main thread).
     ``first_cut_rate``: share of cut nodes where the first move searched failed high
     (move-ordering quality). ``hit_rate``: table probes that found the position;
-    ``overwrite_rate``: stores that evicted another position's entry.
+    ``overwrite_rate``: stores that evicted another position's entry. ``interior``: nodes
+    that searched children, i.e. were not settled by a static bound, a forced loss or the
+    table (what solvers that resolve such nodes in their parent, like Steininger's, count).
     """
 
     thread_nodes: tuple[int, ...]
@@ -77,6 +79,7 @@ class SolveStats:
     cuts: int
     first_cuts: int
     etc_cutoffs: int
+    interior: int
     micros: int
 
     @property
@@ -102,7 +105,7 @@ class SolveStats:
 
 
 _STAT_SLOTS = (K.CTX_PROBES, K.CTX_HITS, K.CTX_STORES, K.CTX_OVERWRITES, K.CTX_CUTS,
-               K.CTX_FIRST_CUTS, K.CTX_ETC)
+               K.CTX_FIRST_CUTS, K.CTX_ETC, K.CTX_INTERIOR)
 
 
 class Solver:

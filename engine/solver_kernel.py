@@ -19,6 +19,7 @@ ctx    meaning
 8      enhanced transposition cutoffs (a child's entry refuted the node)
 9      move-order variation of this thread (0: the main thread, deterministic)
 10     disc count of the root (helpers vary their order in the first plies below it)
+11     interior nodes: nodes that searched children (not settled by a bound or the table)
 =====  =====================================================
 
 Scores follow the solvers' convention (:mod:`.scores`).
@@ -56,6 +57,7 @@ CTX_FIRST_CUTS = 7
 CTX_ETC = 8
 CTX_VARY = 9
 CTX_ROOT = 10
+CTX_INTERIOR = 11
 CTX_SIZE = 16
 SCRATCH_PER_PLY = 8
 NO_BOUND = 31  # |bound| meaning "no bound known"
@@ -159,18 +161,19 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
     # Claimeven (Allis): when every column has an even height and White is to move, Black
     # can answer every move in the same column and so gets every free even-row square,
     # White every free odd-row one. If those cannot make White a four, White cannot win.
+    # If Black's squares then make a four, Black wins (at the latest with its last disc).
     nxt = possible(mask)
     if moves & 1 == 0:
-        if beta > 0 and (nxt & U_EVEN_ROWS) == U0 and not has_four(cur | (free & U_ODD_ROWS)):
-            beta = 0
+        if beta > -1 and (nxt & U_EVEN_ROWS) == U0 and not has_four(cur | (free & U_ODD_ROWS)):
+            beta = -1 if has_four((cur ^ mask) | (free & U_EVEN_ROWS)) else min(beta, 0)
             if alpha >= beta:
                 return beta
     else:
         # Black to move with one column of odd height: playing there gives the above.
         odd = nxt & U_EVEN_ROWS
-        if (alpha < 0 and (odd & (odd - U1)) == U0
+        if (alpha < 1 and (odd & (odd - U1)) == U0
                 and not has_four((cur ^ mask) | (free & U_ODD_ROWS))):
-            alpha = 0
+            alpha = 1 if has_four(cur | (free & U_EVEN_ROWS)) else max(alpha, 0)
             if alpha >= beta:
                 return alpha
 
@@ -254,6 +257,7 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
     if hmove >= 0 and (nonlosing & _COLS[hmove]) == U0:
         hmove = -1
 
+    store_i64(ctx, CTX_INTERIOR, load_i64(ctx, CTX_INTERIOR) + 1)
     alpha0 = alpha
     best = -1
     value = -NO_BOUND
