@@ -175,6 +175,7 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
                 and not has_four((cur ^ mask) | (free & U_ODD_ROWS))):
             alpha = 1 if has_four(cur | (free & U_EVEN_ROWS)) else max(alpha, 0)
             if alpha >= beta:
+                store_i64(scratch, moves * SCRATCH_PER_PLY + CUT_SLOT, column_of(odd))
                 return alpha
 
     if bp != 0:
