@@ -7,7 +7,8 @@ import threading
 
 import pytest
 from c4tui.book import canonical_key, make_book, plies_mask, position_key
-from c4tui.engine.position import Position
+from c4tui.engine.geometry import BOARD, BOTTOM, EVEN_ROWS, ODD_ROWS
+from c4tui.engine.position import Position, has_four
 from c4tui.engine.solver import SearchAborted, Solver
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -168,3 +169,50 @@ def test_stop_aborts_and_solver_stays_exact() -> None:
 def test_solving_a_finished_game_is_an_error(solver: Solver) -> None:
     with pytest.raises(ValueError, match="already won"):
         solver.solve(Position.from_moves("1212121"))
+
+
+def _claimeven_bound(pos: Position) -> tuple[int, int] | None:
+    """(lower, upper) bound on the score that Black's claimeven gives, or None.
+
+    An independent (pure-Python) statement of the rule the solver uses: with every column
+    at an even height and White to move, Black answers in the same column and gets every
+    free even-row square, White every free odd-row one; Black to move with one column of
+    odd height plays there first.
+    """
+    free = BOARD & ~pos.mask
+    nxt = (pos.mask + BOTTOM) & BOARD
+    white = pos.current if pos.ply % 2 == 0 else pos.current ^ pos.mask
+    black = white ^ pos.mask
+    if pos.ply % 2 == 0:
+        if nxt & EVEN_ROWS:
+            return None
+    else:
+        odd = nxt & EVEN_ROWS
+        if odd & (odd - 1):
+            return None
+    if has_four(white | (free & ODD_ROWS)):
+        return None
+    black_wins = has_four(black | (free & EVEN_ROWS))
+    if pos.ply % 2 == 0:  # the bound for White, the side to move
+        return -99, -1 if black_wins else 0
+    return (1 if black_wins else 0), 99
+
+
+CLAIMEVEN = [r for r in POSITIONS if _claimeven_bound(Position.from_moves(r[0])) is not None]
+
+
+def test_claimeven_positions_are_in_the_data() -> None:
+    assert len(CLAIMEVEN) >= 20  # both sides' cases, from 30 to 38 discs
+    assert {len(m) % 2 for m, _, _ in CLAIMEVEN} == {0, 1}
+
+
+@pytest.mark.parametrize("moves,score,cols", CLAIMEVEN, ids=lambda v: str(v)[:40])
+def test_claimeven_bound_and_best_move(solver: Solver, moves, score, cols) -> None:
+    """The rule holds on independently scored positions, and where it settles the root the
+    solver still names a move that achieves the score."""
+    pos = Position.from_moves(moves)
+    lo, hi = _claimeven_bound(pos)
+    assert lo <= score <= hi
+    res = solver.solve(pos)
+    assert res.score == score
+    assert cols[res.best_move] == score
