@@ -108,6 +108,11 @@ _STAT_SLOTS = (K.CTX_PROBES, K.CTX_HITS, K.CTX_STORES, K.CTX_OVERWRITES, K.CTX_C
                K.CTX_FIRST_CUTS, K.CTX_ETC, K.CTX_INTERIOR)
 
 
+def _padded(words: int) -> int:
+    """``words`` int64 rounded up to whole 128-byte blocks, plus one block of gap."""
+    return (words + 15) // 16 * 16 + 16
+
+
 class Solver:
     """Exact solver with its own transposition table (kept between calls).
 
@@ -124,8 +129,13 @@ class Solver:
         self.table = TranspositionTable(hash_mb)
         self.threads = threads
         # One scratch area and context block per thread; the table is shared (Lazy SMP).
-        self._scratch = [np.zeros(SCRATCH_SIZE, dtype=np.int64) for _ in range(threads)]
-        self._ctx = [np.zeros(CTX_SIZE, dtype=np.int64) for _ in range(threads)]
+        # Both are written at every node: rows of one array, padded to whole 128-byte
+        # blocks (an adjacent-line prefetch pair), so that no two threads write the same
+        # cache line (false sharing made two threads slower per node than one).
+        self._scratch_mem = np.zeros((threads, _padded(SCRATCH_SIZE)), dtype=np.int64)
+        self._ctx_mem = np.zeros((threads, _padded(CTX_SIZE)), dtype=np.int64)
+        self._scratch = [self._scratch_mem[k, :SCRATCH_SIZE] for k in range(threads)]
+        self._ctx = [self._ctx_mem[k, :CTX_SIZE] for k in range(threads)]
         for k, ctx in enumerate(self._ctx):
             ctx[CTX_VARY] = k  # helpers order moves differently near the root
         self._lock = threading.Lock()

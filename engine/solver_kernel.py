@@ -67,7 +67,7 @@ CUT_SLOT = 7  # scratch slot of each ply: the move that last failed high there
 #: transposition cutoffs); deeper the probes cost more than they save.
 ETC_PLIES = 36
 #: Helper threads vary their move order this many plies below the root.
-VARY_PLIES = 8
+VARY_PLIES = 12
 #: Mirror images share an entry below this many discs (deeper, symmetric pairs are rare
 #: and the mirror costs time at every node).
 MIRROR_PLIES = 14
@@ -238,14 +238,21 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
     base = moves * SCRATCH_PER_PLY
     vary = load_i64(ctx, CTX_VARY)
     pick = -1
+    rev = False
     if vary != 0:
         d = moves - load_i64(ctx, CTX_ROOT)
         if d < VARY_PLIES:
-            # A helper thread puts one move first at each of the first plies: its own
-            # pseudo-random path through the tree, so that the threads fill the shared
-            # table with different subtrees instead of racing through the same one.
-            r = (vary * 2654435761) >> (3 * d)
-            pick = np.int64(r % 7)
+            # A helper thread takes the moves after a first move that failed low (an ALL
+            # node: every move must be searched) in reverse order, so that it and the main
+            # thread split the node's moves from both ends and each finds the other's
+            # results in the shared table. Its first move (the likely cutoff) is the main
+            # thread's.
+            rev = True
+            if vary >= 2:
+                # Further helpers also put one move first at each of these plies: their
+                # own pseudo-random paths through the tree.
+                r = (vary * 2654435761) >> (3 * d)
+                pick = np.int64(r % 7)
     for i in range(WIDTH):
         mv = nonlosing & _COLS[_ORDER[i]]
         if mv != U0:
@@ -270,12 +277,20 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
             hmove = -1
         else:
             bi = -1
-            bs_ = -1
-            for i in range(WIDTH):
-                s = load_i64(scratch, base + i)
-                if s > bs_:
-                    bs_ = s
-                    bi = i
+            if rev and not first:
+                bs_ = 1 << 40
+                for i in range(WIDTH):
+                    s = load_i64(scratch, base + i)
+                    if 0 <= s < bs_:
+                        bs_ = s
+                        bi = i
+            else:
+                bs_ = -1
+                for i in range(WIDTH):
+                    s = load_i64(scratch, base + i)
+                    if s > bs_:
+                        bs_ = s
+                        bi = i
             if bi < 0:
                 break
             store_i64(scratch, base + bi, -1)
