@@ -19,6 +19,7 @@ from .position import Position
 from .scores import win_score
 from .solver_kernel import (
     CTX_ABORT,
+    CTX_LIMIT,
     CTX_NODES,
     CTX_SIZE,
     CTX_VARY,
@@ -28,6 +29,8 @@ from .solver_kernel import (
 from .tt import TranspositionTable
 
 MAX_THREADS = 64
+#: With several threads, the main thread first searches alone for this many nodes.
+SOLO_NODES = 1 << 17
 
 
 class SearchAborted(RuntimeError):
@@ -178,37 +181,21 @@ class Solver:
             ctx[CTX_VARY] = k
         if self._stopped:  # stop() came between two searches of one analysis
             raise SearchAborted("search stopped")
-        if self.threads == 1:
-            score, move = self._run(0, current, mask, ply)
-            done = 0 if not self._ctx[0][CTX_ABORT] else -1
-        else:
-            # Lazy SMP: every thread solves the same root on the shared table; the first to
-            # finish gives the answer (every thread's answer is exact) and stops the others.
-            results: list[tuple[int, int] | None] = [None] * self.threads
-            first = threading.Lock()
-            winner = [-1]
-
-            def work(k: int) -> None:
-                r = self._run(k, current, mask, ply)
-                if self._ctx[k][CTX_ABORT]:
-                    return
-                with first:
-                    if winner[0] < 0:
-                        winner[0] = k
-                        results[k] = (int(r[0]), int(r[1]))
-                        for j, ctx in enumerate(self._ctx):
-                            if j != k:
-                                ctx[CTX_ABORT] = 1
-
-            helpers = [threading.Thread(target=work, args=(k,), daemon=True)
-                       for k in range(1, self.threads)]
-            for t in helpers:
-                t.start()
-            work(0)
-            for t in helpers:
-                t.join()
-            done = winner[0]
-            score, move = results[done] if done >= 0 else (0, -1)
+        ctx0 = self._ctx[0]
+        if self.threads > 1:
+            # Most searches are small: the main thread first tries alone, where helper
+            # threads would cost more to start and share the table with than they save.
+            ctx0[CTX_LIMIT] = SOLO_NODES
+        score, move = self._run(0, current, mask, ply)
+        done = 0 if not ctx0[CTX_ABORT] else -1
+        if done < 0 and self.threads > 1 and not self._stopped:
+            # Over the limit: search again with every thread; the table keeps what the
+            # main thread found (an aborted node stores nothing, finished subtrees did).
+            ctx0[CTX_LIMIT] = 0
+            ctx0[CTX_ABORT] = 0
+            if self._stopped:  # stop() came while the flag was being cleared
+                ctx0[CTX_ABORT] = 1
+            score, move, done = self._parallel(current, mask, ply)
         nodes = 0
         for k, ctx in enumerate(self._ctx):
             nodes += int(ctx[CTX_NODES])
@@ -218,6 +205,39 @@ class Solver:
             # Entries written while unwinding are consistent (aborted nodes store nothing).
             raise SearchAborted("search stopped")
         return int(score), int(move), nodes
+
+    def _parallel(self, current: int, mask: int, ply: int) -> tuple[int, int, int]:
+        """All threads on the shared table: (score, move, index of the answering thread or
+        -1 if stopped)."""
+        # Every thread solves the same root on the shared table (the helpers split ALL nodes
+        # with the main thread); the first to finish gives the answer (every thread's
+        # answer is exact) and stops the others.
+        results: list[tuple[int, int] | None] = [None] * self.threads
+        first = threading.Lock()
+        winner = [-1]
+
+        def work(k: int) -> None:
+            r = self._run(k, current, mask, ply)
+            if self._ctx[k][CTX_ABORT]:
+                return
+            with first:
+                if winner[0] < 0:
+                    winner[0] = k
+                    results[k] = (int(r[0]), int(r[1]))
+                    for j, ctx in enumerate(self._ctx):
+                        if j != k:
+                            ctx[CTX_ABORT] = 1
+
+        helpers = [threading.Thread(target=work, args=(k,), daemon=True)
+                   for k in range(1, self.threads)]
+        for t in helpers:
+            t.start()
+        work(0)
+        for t in helpers:
+            t.join()
+        done = winner[0]
+        score, move = results[done] if done >= 0 else (0, -1)
+        return score, move, done
 
     def _begin(self) -> int:
         self._stopped = False

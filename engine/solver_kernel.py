@@ -20,6 +20,7 @@ ctx    meaning
 9      move-order variation of this thread (0: the main thread, deterministic)
 10     disc count of the root (helpers vary their order in the first plies below it)
 11     interior nodes: nodes that searched children (not settled by a bound or the table)
+12     node limit: the search aborts when the node count reaches it (0: no limit)
 =====  =====================================================
 
 Scores follow the solvers' convention (:mod:`.scores`).
@@ -58,6 +59,7 @@ CTX_ETC = 8
 CTX_VARY = 9
 CTX_ROOT = 10
 CTX_INTERIOR = 11
+CTX_LIMIT = 12
 CTX_SIZE = 16
 SCRATCH_PER_PLY = 8
 NO_BOUND = 31  # |bound| meaning "no bound known"
@@ -119,6 +121,10 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
     """
     nodes = load_i64(ctx, CTX_NODES) + 1
     store_i64(ctx, CTX_NODES, nodes)
+    if nodes == load_i64(ctx, CTX_LIMIT):
+        store_i64(ctx, CTX_ABORT, 1)
+    if load_i64(ctx, CTX_ABORT) != 0:
+        return 0  # unwinding: the caller stores nothing
     # The table entry is needed after the threat tests: start loading it now.
     key, mirrored = _table_key(cur, mask, moves)
     tt_prefetch(tt, bits, key)
