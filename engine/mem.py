@@ -75,6 +75,10 @@ load_u64 = _make_load(types.uint64, 64, True)
 store_u64 = _make_store(types.uint64, 64, True)
 load_i64 = _make_load(types.int64, 64, True)
 store_i64 = _make_store(types.int64, 64, True)
+#: Plain (non-atomic) 64-bit access, for memory only one thread touches during a search
+#: (a thread's scratch area and counters): the compiler may combine and reorder these.
+load_i64p = _make_load(types.int64, 64, False)
+store_i64p = _make_store(types.int64, 64, False)
 load_u32 = _make_load(types.uint32, 32, False)
 store_u32 = _make_store(types.uint32, 32, False)
 load_i32 = _make_load(types.int32, 32, False)

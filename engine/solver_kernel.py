@@ -44,7 +44,7 @@ from .bitboard import (
 )
 from .book_probe import BOOK_MISS, book_probe
 from .geometry import CENTER_ORDER, COLUMN_MASKS, SIZE, U_EVEN_ROWS, U_ODD_ROWS, WIDTH
-from .mem import load_i64, store_i64
+from .mem import load_i64, load_i64p, store_i64, store_i64p
 from .tt import entry_lower, entry_move, entry_upper, tt_prefetch, tt_probe, tt_store
 
 CTX_NODES = 0
@@ -119,9 +119,9 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
     side to move has no winning move. ``bk, bs, bn, bp``
     are the opening book's probe arguments (all 0: no book).
     """
-    nodes = load_i64(ctx, CTX_NODES) + 1
-    store_i64(ctx, CTX_NODES, nodes)
-    if nodes == load_i64(ctx, CTX_LIMIT):
+    nodes = load_i64p(ctx, CTX_NODES) + 1
+    store_i64p(ctx, CTX_NODES, nodes)
+    if nodes == load_i64p(ctx, CTX_LIMIT):
         store_i64(ctx, CTX_ABORT, 1)
     if load_i64(ctx, CTX_ABORT) != 0:
         return 0  # unwinding: the caller stores nothing
@@ -181,7 +181,7 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
                 and not has_four((cur ^ mask) | (free & U_ODD_ROWS))):
             alpha = 1 if has_four(cur | (free & U_EVEN_ROWS)) else max(alpha, 0)
             if alpha >= beta:
-                store_i64(scratch, moves * SCRATCH_PER_PLY + CUT_SLOT, column_of(odd))
+                store_i64p(scratch, moves * SCRATCH_PER_PLY + CUT_SLOT, column_of(odd))
                 return alpha
 
     if bp != 0:
@@ -190,10 +190,10 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
             return b
 
     hmove = -1
-    store_i64(ctx, CTX_PROBES, load_i64(ctx, CTX_PROBES) + 1)
+    store_i64p(ctx, CTX_PROBES, load_i64p(ctx, CTX_PROBES) + 1)
     e = tt_probe(tt, bits, key)
     if e != U0:
-        store_i64(ctx, CTX_HITS, load_i64(ctx, CTX_HITS) + 1)
+        store_i64p(ctx, CTX_HITS, load_i64p(ctx, CTX_HITS) + 1)
         elo = entry_lower(e)
         if elo > alpha:
             alpha = elo
@@ -229,24 +229,24 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
                     ub = max(ub, -entry_lower(ce))
                 if ce != U0 and -entry_upper(ce) >= beta:
                     s = -entry_upper(ce)
-                    store_i64(ctx, CTX_ETC, load_i64(ctx, CTX_ETC) + 1)
+                    store_i64p(ctx, CTX_ETC, load_i64p(ctx, CTX_ETC) + 1)
                     c = _ORDER[i]
                     tt_store(tt, bits, key, s, NO_BOUND, WIDTH - 1 - c if mirrored else c, 0)
-                    store_i64(scratch, moves * SCRATCH_PER_PLY + CUT_SLOT, c)
+                    store_i64p(scratch, moves * SCRATCH_PER_PLY + CUT_SLOT, c)
                     return s
         if ub <= alpha:
             # Every child's entry already proves that its move fails low.
-            store_i64(ctx, CTX_ETC, load_i64(ctx, CTX_ETC) + 1)
+            store_i64p(ctx, CTX_ETC, load_i64p(ctx, CTX_ETC) + 1)
             tt_store(tt, bits, key, -NO_BOUND, ub, -1, 0)
             return ub
 
     # Move scores, one slot per column in centre order; -1 = not a move.
     base = moves * SCRATCH_PER_PLY
-    vary = load_i64(ctx, CTX_VARY)
+    vary = load_i64p(ctx, CTX_VARY)
     pick = -1
     rev = False
     if vary != 0:
-        d = moves - load_i64(ctx, CTX_ROOT)
+        d = moves - load_i64p(ctx, CTX_ROOT)
         if d < VARY_PLIES:
             # A helper thread takes the moves after a first move that failed low (an ALL
             # node: every move must be searched) in reverse order, so that it and the main
@@ -265,13 +265,13 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
             s = _move_score(cur, mask, mv, opp_win)
             if i == pick:
                 s += 1 << 20
-            store_i64(scratch, base + i, s)
+            store_i64p(scratch, base + i, s)
         else:
-            store_i64(scratch, base + i, -1)
+            store_i64p(scratch, base + i, -1)
     if hmove >= 0 and (nonlosing & _COLS[hmove]) == U0:
         hmove = -1
 
-    store_i64(ctx, CTX_INTERIOR, load_i64(ctx, CTX_INTERIOR) + 1)
+    store_i64p(ctx, CTX_INTERIOR, load_i64p(ctx, CTX_INTERIOR) + 1)
     alpha0 = alpha
     best = -1
     value = -NO_BOUND
@@ -279,27 +279,27 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
     while True:
         if hmove >= 0:
             c = hmove
-            store_i64(scratch, base + _RANK[c], -1)
+            store_i64p(scratch, base + _RANK[c], -1)
             hmove = -1
         else:
             bi = -1
             if rev and not first:
                 bs_ = 1 << 40
                 for i in range(WIDTH):
-                    s = load_i64(scratch, base + i)
+                    s = load_i64p(scratch, base + i)
                     if 0 <= s < bs_:
                         bs_ = s
                         bi = i
             else:
                 bs_ = -1
                 for i in range(WIDTH):
-                    s = load_i64(scratch, base + i)
+                    s = load_i64p(scratch, base + i)
                     if s > bs_:
                         bs_ = s
                         bi = i
             if bi < 0:
                 break
-            store_i64(scratch, base + bi, -1)
+            store_i64p(scratch, base + bi, -1)
             c = _ORDER[bi]
         mv = nonlosing & _COLS[c]
         score = -negamax(
@@ -308,11 +308,11 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
         if load_i64(ctx, CTX_ABORT) != 0:
             return 0  # results of an aborted search are never stored
         if score >= beta:
-            store_i64(scratch, base + CUT_SLOT, c)
-            store_i64(ctx, CTX_CUTS, load_i64(ctx, CTX_CUTS) + 1)
+            store_i64p(scratch, base + CUT_SLOT, c)
+            store_i64p(ctx, CTX_CUTS, load_i64p(ctx, CTX_CUTS) + 1)
             if first:
-                store_i64(ctx, CTX_FIRST_CUTS, load_i64(ctx, CTX_FIRST_CUTS) + 1)
-            work = _log2_work(load_i64(ctx, CTX_NODES) - nodes)
+                store_i64p(ctx, CTX_FIRST_CUTS, load_i64p(ctx, CTX_FIRST_CUTS) + 1)
+            work = _log2_work(load_i64p(ctx, CTX_NODES) - nodes)
             _store(tt, bits, ctx, key, score, NO_BOUND, WIDTH - 1 - c if mirrored else c, work)
             return score
         first = False
@@ -321,7 +321,7 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
             alpha = score
             best = c
 
-    work = _log2_work(load_i64(ctx, CTX_NODES) - nodes)
+    work = _log2_work(load_i64p(ctx, CTX_NODES) - nodes)
     if alpha > alpha0:
         _store(tt, bits, ctx, key, alpha, alpha, WIDTH - 1 - best if mirrored else best, work)
         return alpha
@@ -333,9 +333,9 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
 
 @njit(inline="always", nogil=True, cache=True)
 def _store(tt, bits, ctx, key, lower, upper, move, work):
-    store_i64(ctx, CTX_STORES, load_i64(ctx, CTX_STORES) + 1)
+    store_i64p(ctx, CTX_STORES, load_i64p(ctx, CTX_STORES) + 1)
     if tt_store(tt, bits, key, lower, upper, move, work) != 0:
-        store_i64(ctx, CTX_OVERWRITES, load_i64(ctx, CTX_OVERWRITES) + 1)
+        store_i64p(ctx, CTX_OVERWRITES, load_i64p(ctx, CTX_OVERWRITES) + 1)
 
 
 @njit(nogil=True, cache=True)
@@ -355,11 +355,11 @@ def solve_root(cur, mask, moves, tt, bits, scratch, ctx, bk, bs, bn, bp):
     hi = (SIZE + 1 - moves) // 2
     best = -1
     key, mirrored = _table_key(cur, mask, moves)
-    store_i64(ctx, CTX_ROOT, moves)
+    store_i64p(ctx, CTX_ROOT, moves)
     # Helper threads open with a neighbouring window (+1, -1, +2, ...): while the main
     # thread decides win/draw/loss, a helper proves the next bound, which the main
     # thread then finds in the shared table.
-    vary = load_i64(ctx, CTX_VARY)
+    vary = load_i64p(ctx, CTX_VARY)
     med = (vary + 1) // 2 if vary % 2 == 1 else -(vary // 2)
     while lo < hi:
         if lo >= 0:
@@ -367,7 +367,7 @@ def solve_root(cur, mask, moves, tt, bits, scratch, ctx, bk, bs, bn, bp):
         elif hi <= 0:
             med = hi - 1  # a loss (or at most a draw): is it worth less than hi?
         med = min(max(med, lo), hi - 1)
-        store_i64(scratch, moves * SCRATCH_PER_PLY + CUT_SLOT, -1)
+        store_i64p(scratch, moves * SCRATCH_PER_PLY + CUT_SLOT, -1)
         r = negamax(cur, mask, moves, med, med + 1, tt, bits, scratch, ctx, bk, bs, bn, bp)
         if load_i64(ctx, CTX_ABORT) != 0:
             return 0, -1
@@ -377,7 +377,7 @@ def solve_root(cur, mask, moves, tt, bits, scratch, ctx, bk, bs, bn, bp):
             lo = r
             # The move that failed high proves the new bound. A cutoff straight from the
             # table proves it with the entry's move; one from the static bound names none.
-            best = load_i64(scratch, moves * SCRATCH_PER_PLY + CUT_SLOT)
+            best = load_i64p(scratch, moves * SCRATCH_PER_PLY + CUT_SLOT)
             if best < 0:
                 e = tt_probe(tt, bits, key)
                 if e != U0 and entry_lower(e) > med:
