@@ -351,11 +351,15 @@ def solve_root(cur, mask, moves, tt, bits, scratch, ctx, bk, bs, bn, bp):
     win = winning_squares(cur, mask) & poss
     if win != U0:
         return (SIZE + 1 - moves) // 2, column_of(win & (~win + U1))
+    store_i64p(ctx, CTX_ROOT, moves)
+    if bp != 0:
+        b = book_probe(bk, bs, bn, bp, cur, mask, moves)
+        if b != BOOK_MISS:
+            return b, _book_best_move(cur, mask, moves, b, tt, bits, scratch, ctx, bk, bs, bn, bp)
     lo = -((SIZE - moves) // 2)
     hi = (SIZE + 1 - moves) // 2
     best = -1
     key, mirrored = _table_key(cur, mask, moves)
-    store_i64p(ctx, CTX_ROOT, moves)
     # Helper threads open with a neighbouring window (+1, -1, +2, ...): while the main
     # thread decides win/draw/loss, a helper proves the next bound, which the main
     # thread then finds in the shared table.
@@ -396,3 +400,49 @@ def solve_root(cur, mask, moves, tt, bits, scratch, ctx, bk, bs, bn, bp):
             cand = poss
         best = column_of(cand & (~cand + U1))
     return lo, best
+
+
+@njit(nogil=True, cache=True)
+def _book_best_move(cur, mask, moves, score, tt, bits, scratch, ctx, bk, bs, bn, bp):
+    """A move that achieves ``score``, the book's exact score of the position.
+
+    The book stores scores, not moves: each candidate (in move-order) is tested with one
+    null-window search of its child, "is the child worth at most -score?"; the first that
+    passes is a best move. Children inside the book's plies answer from the book at once.
+    """
+    poss = possible(mask)
+    opp_win = winning_squares(cur ^ mask, mask)
+    forced = poss & opp_win
+    if forced != U0:
+        poss = forced
+    cand = poss & ~(opp_win >> U1)
+    if cand == U0:  # lost at once whatever is played
+        cand = poss
+        return column_of(cand & (~cand + U1))
+    if (cand & (cand - U1)) == U0:
+        return column_of(cand)
+    first = -1
+    while cand != U0:
+        bi = -1
+        bsc = -1
+        for i in range(WIDTH):
+            mv = cand & _COLS[_ORDER[i]]
+            if mv != U0:
+                sc = _move_score(cur, mask, mv, opp_win)
+                if sc > bsc:
+                    bsc = sc
+                    bi = i
+        c = _ORDER[bi]
+        mv = cand & _COLS[c]
+        cand ^= mv
+        if first < 0:
+            first = c
+        if moves + 1 >= SIZE:
+            return c
+        r = negamax(cur ^ mask, mask | mv, moves + 1, -score, -score + 1, tt, bits, scratch,
+                    ctx, bk, bs, bn, bp)
+        if load_i64(ctx, CTX_ABORT) != 0:
+            return -1
+        if r <= -score:
+            return c
+    return first  # not reached with a consistent book

@@ -384,3 +384,52 @@ def test_engine_uses_the_book():
     )
     assert r.returncode == 0, f"exit {r.returncode}: {r.stderr.strip().splitlines()[:3]}"
     assert r.stdout.split() == ["true", "same", "false", "differs"]
+
+
+def test_bench_book_compares_with_and_without(tmp_path, reference_book):
+    """`c4tui bench --book`: positions within the book's plies, solved with and without it,
+    every score checked against an independent one (the reference solver's)."""
+    from c4tui.book import save
+    from typer.testing import CliRunner
+
+    from c4tui.cli import app
+
+    book_path = tmp_path / "ref.c4b"
+    save(reference_book, book_path)
+    ref = RefSolver(1)
+    e = enumerate_positions(PLY, ROOT)
+    rows = [(m, reference_book.get(Position.from_moves(m))) for m in e.moves[:6]]
+    shallower = [ROOT + e.moves[k][len(ROOT):len(ROOT) + 2] for k in (0, 20)]
+    rows += [(m, ref.solve(Position.from_moves(m)).score) for m in shallower]
+    rows.append((e.moves[0] + "1", 0))  # 35 discs: beyond the book's plies, left out
+    (tmp_path / "pons").mkdir()
+    (tmp_path / "pons" / "Small").write_text("".join(f"{m} {s}\n" for m, s in rows))
+    args = ["bench", "--book", str(book_path), "--data", str(tmp_path / "pons"),
+            "--set", "Small", "-t", "1", "--hash", "4"]
+    r = CliRunner().invoke(app, args, env={"COLUMNS": "200"})
+    assert r.exit_code == 0, r.output
+    row = next(ln for ln in r.output.splitlines() if "Small" in ln and "│" in ln)
+    cells = [c.strip() for c in row.split("│") if c.strip()]
+    assert cells[1] == "8"  # 6 + 2 positions within 34 discs
+    assert cells[-1] == "0"  # no wrong score with or without the book
+    assert "empty board: skipped" in r.output
+    r = CliRunner().invoke(app, ["bench", "--book", str(tmp_path / "missing.c4b")])
+    assert r.exit_code == 2 and "--book" in r.output and "Traceback" not in r.output
+
+
+def test_solve_names_a_best_move_for_book_positions(reference_book):
+    """A book hit at the root gives the score; the move must still achieve it (checked by
+    the independent reference solver on the child)."""
+    from c4tui.engine.solver import Solver
+
+    solver = Solver(hash_mb=4, book=reference_book)
+    ref = RefSolver(1)
+    for moves in enumerate_positions(PLY, ROOT).moves:
+        pos = Position.from_moves(moves)
+        r = solver.solve(pos)
+        assert r.score == reference_book.get(pos)
+        if pos.is_winning_move(r.best_move):
+            continue
+        child = pos.copy()
+        child.play(r.best_move)
+        assert -ref.solve(child).score == r.score, (moves, r)
