@@ -108,6 +108,12 @@ def bench(
         typer.Option("--threads", "-t", help="Our search threads (default: all cores)."),
     ] = None,
     data: Annotated[Path | None, typer.Option("--data", help="Folder of the Pons sets.")] = None,
+    book: Annotated[
+        str | None,
+        typer.Option("--book", help="Instead: the opening book's effect (a book file, or "
+                     "'default'): positions of Test_L1_R2 and Test_L1_R3 within its plies "
+                     "solved with and without it, and --analyze timings."),
+    ] = None,
 ) -> None:
     """Mean time and nodes per position, ours against BitBully's, and their ratio (no book)."""
     from c4tui.engine.position import Position
@@ -126,6 +132,12 @@ def bench(
     if not 1 <= hash_mb <= 32768:
         fail(f"--hash {hash_mb}: must be between 1 and 32768 MB")
     console = Console()
+    if book is not None:
+        from .bench_book import BOOK_SETS, bench_book
+
+        bench_book(console, book, list(sets or BOOK_SETS), count, hash_mb, threads,
+                   data or data_dir(), _load_set)
+        return
     other = None
     if peer:
         try:
