@@ -89,7 +89,7 @@ def bench(
     count: Annotated[int, typer.Option("--count", "-n", help="First N of each set.")] = 100,
     hash_mb: Annotated[
         int | None,
-        typer.Option("--hash", help="Our table size in MB (default 64; 1024 with --empty)."),
+        typer.Option("--hash", help="Our table size in MB (default 64; 256 with --empty)."),
     ] = None,
     peer: Annotated[bool, typer.Option("--peer/--no-peer", help="Also run BitBully.")] = True,
     reset: Annotated[
@@ -128,7 +128,7 @@ def bench(
     if count < 1:
         fail(f"--count {count}: must be at least 1")
     if hash_mb is None:
-        hash_mb = 1024 if empty else 64
+        hash_mb = 256 if empty else 64
     if not 1 <= hash_mb <= 32768:
         fail(f"--hash {hash_mb}: must be between 1 and 32768 MB")
     console = Console()
