@@ -70,7 +70,7 @@ def build(
     ] = "",
     hash_mb: Annotated[
         int, typer.Option("--hash-mb", help="Transposition table per worker (MB).")
-    ] = 256,
+    ] = 64,
     block: Annotated[
         int, typer.Option("--block", help="Positions per work unit (new builds).")
     ] = 64,
