@@ -23,13 +23,16 @@ BOOK_SETS = ("Test_L1_R2", "Test_L1_R3")
 def _load_book(book_arg: str):
     from c4tui import book as bookpkg
 
+    path = Path(book_arg)
     if book_arg == "default":
-        bk = bookpkg.load_default()
-        if bk is None:
-            fail(f"--book default: {bookpkg.default_status()}")
-        return bk
+        default = bookpkg.default_path()
+        if default is None:
+            fail("--book default: the default book is disabled (C4TUI_BOOK=none)")
+        path = default
+    if not path.is_file():
+        fail(f"--book {book_arg}: no book file {path}")
     try:
-        return bookpkg.load(Path(book_arg))
+        return bookpkg.load(path)
     except (bookpkg.BookError, OSError) as exc:
         fail(f"--book {book_arg}: {exc}")
 
