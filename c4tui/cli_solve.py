@@ -25,7 +25,7 @@ def check_threads(threads: int) -> None:
 def _solver(hash_mb: int, no_book: bool, threads: int = 1):
     from c4tui.engine import warmup
 
-    if not warmup.is_compiled():
+    if not warmup.is_compiled(solver_only=True):
         print("c4tui: compiling the engine (first run; later runs load it from the cache)...",
               file=sys.stderr, flush=True)
     from c4tui.engine.solver import Solver

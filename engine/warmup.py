@@ -12,15 +12,23 @@ _WARMUPS = (
 )
 
 
-def _dispatchers():
-    from . import analysis_kernel, solver_kernel
+def _dispatchers(solver_only: bool):
+    from . import solver_kernel
 
-    return [solver_kernel.solve_root, solver_kernel.negamax, analysis_kernel.ab]
+    kernels = [solver_kernel.solve_root, solver_kernel.negamax, solver_kernel._book_best_move]
+    if not solver_only:
+        from . import analysis_kernel
+
+        kernels.append(analysis_kernel.ab)
+    return kernels
 
 
-def is_compiled() -> bool:
-    """Whether numba's cache already holds the engine's kernels (a warm start)."""
-    for disp in _dispatchers():
+def is_compiled(solver_only: bool = False) -> bool:
+    """Whether numba's cache already holds the engine's kernels (a warm start).
+
+    ``solver_only``: just the exact solver's (what ``c4tui solve`` loads).
+    """
+    for disp in _dispatchers(solver_only):
         cache = getattr(disp, "_cache", None)
         index = getattr(getattr(cache, "_cache_file", None), "_index_path", None)
         if index is None or not os.path.exists(index):

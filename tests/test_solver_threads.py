@@ -158,3 +158,22 @@ def test_mirrored_entries_give_best_moves_of_the_right_side(threads: int) -> Non
             res = solver.solve(pos)
             assert res.score == score
             assert expected[res.best_move] == score, (pos.digits(), res.best_move)
+
+
+@pytest.mark.slow
+def test_cli_says_compiling_only_when_cold(tmp_path) -> None:
+    """A cold numba cache: `c4tui solve` says it is compiling; the next run loads the cache
+    silently (the app's analysis kernel is not needed for that)."""
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), C4TUI_BOOK="none")
+    cmd = [sys.executable, "-m", "c4tui", "solve", "2252576253462244111563365343671351441"]
+    runs = [subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
+            for _ in range(2)]
+    for r in runs:
+        assert r.returncode == 0, r.stderr
+        assert r.stdout.split() == ["2252576253462244111563365343671351441", "-1"]
+    assert "compiling the engine" in runs[0].stderr
+    assert "compiling" not in runs[1].stderr
