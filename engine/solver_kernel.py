@@ -168,20 +168,59 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
     # can answer every move in the same column and so gets every free even-row square,
     # White every free odd-row one. If those cannot make White a four, White cannot win.
     # If Black's squares then make a four, Black wins (at the latest with its last disc).
+    # With two columns of odd height, Black answers a move in one of them in the other
+    # (then all heights are even): White gets one of their next squares, of its choice.
+    # Black to move with one or three columns of odd height plays in one of them first.
     nxt = possible(mask)
+    odd = nxt & U_EVEN_ROWS  # next squares of the columns of odd height (even rows)
+    fodd = free & U_ODD_ROWS
+    feven = free & U_EVEN_ROWS
     if moves & 1 == 0:
-        if beta > -1 and (nxt & U_EVEN_ROWS) == U0 and not has_four(cur | (free & U_ODD_ROWS)):
-            beta = -1 if has_four((cur ^ mask) | (free & U_EVEN_ROWS)) else min(beta, 0)
+        if beta > -1:
+            a = U0  # the two squares White may choose from (none if all heights are even)
+            b2 = U0
+            ok = False
+            if odd == U0:
+                ok = not has_four(cur | fodd)
+            else:
+                b2 = odd & (odd - U1)
+                a = odd ^ b2
+                if (b2 & (b2 - U1)) == U0:  # exactly two (White to move: an even count)
+                    ok = not has_four(cur | fodd | a) and not has_four(cur | fodd | b2)
+            if ok:
+                black = cur ^ mask
+                bwin = has_four(black | (feven ^ a)) and has_four(black | (feven ^ b2))
+                beta = -1 if bwin else min(beta, 0)
+                if alpha >= beta:
+                    return beta
+    elif alpha < 1:
+        white = cur ^ mask
+        c = U0  # Black's first move, if a claimeven strategy exists
+        o1 = U0  # ... and the squares White may then choose from (none, or two)
+        o2 = U0
+        rest = odd & (odd - U1)
+        if rest == U0:
+            if not has_four(white | fodd):
+                c = odd
+        else:
+            rest2 = rest & (rest - U1)
+            if rest2 != U0 and (rest2 & (rest2 - U1)) == U0:  # exactly three
+                x1 = odd & (~odd + U1)
+                x2 = rest & (~rest + U1)
+                t1 = has_four(white | fodd | x1)
+                t2 = has_four(white | fodd | x2)
+                t3 = has_four(white | fodd | rest2)
+                if not t2 and not t3:
+                    c, o1, o2 = x1, x2, rest2
+                elif not t1 and not t3:
+                    c, o1, o2 = x2, x1, rest2
+                elif not t1 and not t2:
+                    c, o1, o2 = rest2, x1, x2
+        if c != U0:
+            bwin = has_four(cur | (feven ^ o1)) and has_four(cur | (feven ^ o2))
+            alpha = 1 if bwin else max(alpha, 0)
             if alpha >= beta:
-                return beta
-    else:
-        # Black to move with one column of odd height: playing there gives the above.
-        odd = nxt & U_EVEN_ROWS
-        if (alpha < 1 and (odd & (odd - U1)) == U0
-                and not has_four((cur ^ mask) | (free & U_ODD_ROWS))):
-            alpha = 1 if has_four(cur | (free & U_EVEN_ROWS)) else max(alpha, 0)
-            if alpha >= beta:
-                store_i64p(scratch, moves * SCRATCH_PER_PLY + CUT_SLOT, column_of(odd))
+                store_i64p(scratch, moves * SCRATCH_PER_PLY + CUT_SLOT, column_of(c))
                 return alpha
 
     if bp != 0:

@@ -7,7 +7,7 @@ import threading
 
 import pytest
 from c4tui.book import canonical_key, make_book, plies_mask, position_key
-from c4tui.engine.geometry import BOARD, BOTTOM, EVEN_ROWS, ODD_ROWS
+from c4tui.engine.geometry import BOARD, EVEN_ROWS, ODD_ROWS
 from c4tui.engine.position import Position, has_four
 from c4tui.engine.solver import SearchAborted, Solver
 from hypothesis import HealthCheck, given, settings
@@ -174,35 +174,52 @@ def test_solving_a_finished_game_is_an_error(solver: Solver) -> None:
 def _claimeven_bound(pos: Position) -> tuple[int, int] | None:
     """(lower, upper) bound on the score that Black's claimeven gives, or None.
 
-    An independent (pure-Python) statement of the rule the solver uses: with every column
-    at an even height and White to move, Black answers in the same column and gets every
-    free even-row square, White every free odd-row one; Black to move with one column of
-    odd height plays there first.
+    An independent (pure-Python) statement of the rule the solver uses. With every column at
+    an even height and White to move, Black answers in the same column and gets every free
+    even-row square, White every free odd-row one. With two columns of odd height, Black
+    answers a move in one of them in the other, so White also gets one of their next
+    squares (its choice). Black to move with one or three columns of odd height plays in
+    one of them first (any that leaves White no four).
     """
     free = BOARD & ~pos.mask
-    nxt = (pos.mask + BOTTOM) & BOARD
     white = pos.current if pos.ply % 2 == 0 else pos.current ^ pos.mask
     black = white ^ pos.mask
-    if pos.ply % 2 == 0:
-        if nxt & EVEN_ROWS:
-            return None
-    else:
-        odd = nxt & EVEN_ROWS
-        if odd & (odd - 1):
-            return None
-    if has_four(white | (free & ODD_ROWS)):
+    odd_cols = [c for c in range(7) if pos.height(c) % 2 == 1]
+    nxt = {c: 1 << (c * 7 + pos.height(c)) for c in odd_cols}
+    white_sq = white | (free & ODD_ROWS)
+    black_sq = black | (free & EVEN_ROWS)
+
+    def white_safe(choices: list[int]) -> bool:  # no four for any square White may take
+        return all(not has_four(white_sq | x) for x in choices)
+
+    def black_wins(choices: list[int]) -> bool:
+        return all(has_four(black_sq & ~x) for x in choices)
+
+    if pos.ply % 2 == 0:  # White to move: the bound is on White's score
+        if len(odd_cols) == 0 and white_safe([0]):
+            return -99, (-1 if black_wins([0]) else 0)
+        if len(odd_cols) == 2:
+            choices = [nxt[c] for c in odd_cols]
+            if white_safe(choices):
+                return -99, (-1 if black_wins(choices) else 0)
         return None
-    black_wins = has_four(black | (free & EVEN_ROWS))
-    if pos.ply % 2 == 0:  # the bound for White, the side to move
-        return -99, -1 if black_wins else 0
-    return (1 if black_wins else 0), 99
+    best = None
+    if len(odd_cols) == 1 and white_safe([0]):
+        best = 1 if black_wins([0]) else 0
+    if len(odd_cols) == 3:
+        for c in odd_cols:
+            choices = [nxt[o] for o in odd_cols if o != c]
+            if white_safe(choices):
+                lo = 1 if black_wins(choices) else 0
+                best = lo if best is None else max(best, lo)
+    return None if best is None else (best, 99)
 
 
 CLAIMEVEN = [r for r in POSITIONS if _claimeven_bound(Position.from_moves(r[0])) is not None]
 
 
 def test_claimeven_positions_are_in_the_data() -> None:
-    assert len(CLAIMEVEN) >= 20  # both sides' cases, from 30 to 38 discs
+    assert len(CLAIMEVEN) >= 40  # both sides, all-even and two or three odd columns
     assert {len(m) % 2 for m, _, _ in CLAIMEVEN} == {0, 1}
 
 
