@@ -110,6 +110,21 @@ def _move_score(cur, mask, mv, opp_threats):
     return popcount(winning_squares(cur | mv, m2) & ~(opp_threats << U1))
 
 
+@njit(inline="always", nogil=True, cache=True)
+def _pairing(w, s0, s1, s2, s3):
+    """Whether Black can pair the four odd-height columns (next squares s0..s3) so that
+    White, taking one square of each pair, never gets a four with the squares ``w``."""
+    p01 = not has_four(w | s0 | s1)
+    p02 = not has_four(w | s0 | s2)
+    p03 = not has_four(w | s0 | s3)
+    p12 = not has_four(w | s1 | s2)
+    p13 = not has_four(w | s1 | s3)
+    p23 = not has_four(w | s2 | s3)
+    return ((p02 and p03 and p12 and p13)  # pairs {0,1} {2,3}
+            or (p01 and p03 and p12 and p23)  # pairs {0,2} {1,3}
+            or (p01 and p02 and p13 and p23))  # pairs {0,3} {1,2}
+
+
 @njit(nogil=True, cache=True)
 def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, bp):
     """Score of the position (side to move cannot win now) searched in ``(alpha, beta)``.
@@ -180,6 +195,7 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
             a = U0  # the two squares White may choose from (none if all heights are even)
             b2 = U0
             ok = False
+            four = False
             if odd == U0:
                 ok = not has_four(cur | fodd)
             else:
@@ -187,9 +203,17 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
                 a = odd ^ b2
                 if (b2 & (b2 - U1)) == U0:  # exactly two (White to move: an even count)
                     ok = not has_four(cur | fodd | a) and not has_four(cur | fodd | b2)
+                else:
+                    r2 = b2 & (b2 - U1)
+                    r3 = r2 & (r2 - U1)
+                    if (r3 & (r3 - U1)) == U0:  # exactly four: Black pairs them up
+                        ok = _pairing(cur | fodd, a, b2 ^ r2, r2 ^ r3, r3)
+                        four = True
             if ok:
-                black = cur ^ mask
-                bwin = has_four(black | (feven ^ a)) and has_four(black | (feven ^ b2))
+                bwin = False  # (not worked out for four columns)
+                if not four:
+                    black = cur ^ mask
+                    bwin = has_four(black | (feven ^ a)) and has_four(black | (feven ^ b2))
                 beta = -1 if bwin else min(beta, 0)
                 if alpha >= beta:
                     return beta

@@ -178,8 +178,8 @@ def _claimeven_bound(pos: Position) -> tuple[int, int] | None:
     an even height and White to move, Black answers in the same column and gets every free
     even-row square, White every free odd-row one. With two columns of odd height, Black
     answers a move in one of them in the other, so White also gets one of their next
-    squares (its choice). Black to move with one or three columns of odd height plays in
-    one of them first (any that leaves White no four).
+    squares (its choice); with four, Black pairs them up. Black to move with one or three
+    columns of odd height plays in one of them first (any that leaves White no four).
     """
     free = BOARD & ~pos.mask
     white = pos.current if pos.ply % 2 == 0 else pos.current ^ pos.mask
@@ -202,6 +202,11 @@ def _claimeven_bound(pos: Position) -> tuple[int, int] | None:
             choices = [nxt[c] for c in odd_cols]
             if white_safe(choices):
                 return -99, (-1 if black_wins(choices) else 0)
+        if len(odd_cols) == 4:  # Black pairs the columns; White takes one of each pair
+            a, b, c, d = (nxt[o] for o in odd_cols)
+            for (p, q), (r, t) in (((a, b), (c, d)), ((a, c), (b, d)), ((a, d), (b, c))):
+                if white_safe([x | y for x in (p, q) for y in (r, t)]):
+                    return -99, 0
         return None
     best = None
     if len(odd_cols) == 1 and white_safe([0]):
@@ -219,7 +224,7 @@ CLAIMEVEN = [r for r in POSITIONS if _claimeven_bound(Position.from_moves(r[0]))
 
 
 def test_claimeven_positions_are_in_the_data() -> None:
-    assert len(CLAIMEVEN) >= 40  # both sides, all-even and two or three odd columns
+    assert len(CLAIMEVEN) >= 40  # both sides, all-even and two to four odd columns
     assert {len(m) % 2 for m, _, _ in CLAIMEVEN} == {0, 1}
 
 
