@@ -39,15 +39,12 @@ def _load_book(book_arg: str):
 
 def _positions(directory: Path, max_ply: int) -> list[tuple[str, int, list[int | None]]]:
     """Rows of positions.txt (beside the Pons sets) with at most ``max_ply`` discs."""
+    from c4tui.engine.analysis_bench import read_positions
+
     path = directory.parent / "positions.txt"
     if not path.is_file():
         return []
-    rows = []
-    for line in path.read_text().splitlines():
-        f = line.split()
-        if len(f) == 9 and len(f[0]) <= max_ply:
-            rows.append((f[0], int(f[1]), [None if x == "x" else int(x) for x in f[2:]]))
-    return rows
+    return [r for r in read_positions(path) if len(r[0]) <= max_ply]
 
 
 def bench_book(console: Console, book_arg: str, sets: list[str], count: int, hash_mb: int,

@@ -111,6 +111,91 @@ def _move_score(cur, mask, mv, opp_threats):
 
 
 @njit(inline="always", nogil=True, cache=True)
+def _low_bit(x):
+    """The lowest set bit of ``x`` (0 for 0)."""
+    return x & (~x + U1)
+
+
+@njit(inline="always", nogil=True, cache=True)
+def _safe_moves(poss, opp_win):
+    """The moves that do not lose at once: the block of the opponent's threat if it has one,
+    else every move; in both cases none right under an opponent's threat (0: none left)."""
+    forced = poss & opp_win
+    if forced != U0:
+        poss = forced
+    return poss & ~(opp_win >> U1)
+
+
+@njit(inline="always", nogil=True, cache=True)
+def _claimeven_white(white, black, free, odd):
+    """Upper bound on the score of White, to move, from Black's claimeven (NO_BOUND: none).
+
+    ``odd``: the next squares of the columns of odd height (all in even rows). Black answers
+    every move in the same column, so it gets every free even-row square and White every
+    free odd-row one; with two odd-height columns Black answers a move in one of them in the
+    other (White gets one of their next squares, of its choice), with four it pairs them up.
+    No four for White: at most a draw (0); a four for Black whatever White chose: -1.
+    """
+    w = white | (free & U_ODD_ROWS)
+    a = _low_bit(odd)  # the squares White may choose from: none, a and b, or four
+    b = odd ^ a
+    if odd == U0:
+        if has_four(w):
+            return NO_BOUND
+    elif (b & (b - U1)) == U0:  # two (White to move: an even number of odd heights)
+        if has_four(w | a) or has_four(w | b):
+            return NO_BOUND
+    else:
+        s1 = _low_bit(b)
+        s2 = _low_bit(b ^ s1)
+        s3 = b ^ s1 ^ s2
+        if (s3 & (s3 - U1)) != U0 or not _pairing(w, a, s1, s2, s3):
+            return NO_BOUND
+        return 0  # (Black's win is not worked out for four columns)
+    feven = free & U_EVEN_ROWS
+    if has_four(black | (feven ^ a)) and (b == U0 or has_four(black | (feven ^ b))):
+        return -1
+    return 0
+
+
+@njit(inline="always", nogil=True, cache=True)
+def _claimeven_black(black, white, free, odd):
+    """(lower bound on the score of Black, to move, from claimeven; Black's first move).
+
+    With one or three odd-height columns (next squares ``odd``) Black plays in one of them,
+    leaving White to move with none or two (see ``_claimeven_white``). (-NO_BOUND, 0): none.
+    """
+    w = white | (free & U_ODD_ROWS)
+    c = _low_bit(odd)
+    rest = odd ^ c
+    o1 = U0  # the squares White may then choose from: none, or o1 and o2
+    o2 = U0
+    if rest == U0:
+        if has_four(w):
+            return -NO_BOUND, U0
+    else:
+        x2 = _low_bit(rest)
+        x3 = rest ^ x2
+        if x3 == U0 or (x3 & (x3 - U1)) != U0:  # not exactly three
+            return -NO_BOUND, U0
+        t1 = has_four(w | c)
+        t2 = has_four(w | x2)
+        t3 = has_four(w | x3)
+        if not t2 and not t3:
+            o1, o2 = x2, x3
+        elif not t1 and not t3:
+            c, o1, o2 = x2, c, x3
+        elif not t1 and not t2:
+            c, o1, o2 = x3, c, x2
+        else:
+            return -NO_BOUND, U0
+    feven = free & U_EVEN_ROWS
+    if has_four(black | (feven ^ o1)) and (o2 == U0 or has_four(black | (feven ^ o2))):
+        return 1, c
+    return 0, c
+
+
+@njit(inline="always", nogil=True, cache=True)
 def _pairing(w, s0, s1, s2, s3):
     """Whether Black can pair the four odd-height columns (next squares s0..s3) so that
     White, taking one square of each pair, never gets a four with the squares ``w``."""
@@ -147,11 +232,9 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
     poss = possible(mask)
     opp_win = winning_squares(cur ^ mask, mask)
     forced = poss & opp_win
-    if forced != U0:
-        if (forced & (forced - U1)) != U0:
-            return -((SIZE - moves) // 2)  # two threats to parry: lost
-        poss = forced
-    nonlosing = poss & ~(opp_win >> U1)  # never play under an opponent's threat
+    if (forced & (forced - U1)) != U0:
+        return -((SIZE - moves) // 2)  # two threats to parry: lost
+    nonlosing = _safe_moves(poss, opp_win)
     if nonlosing == U0:
         return -((SIZE - moves) // 2)
     if moves >= SIZE - 2:
@@ -179,70 +262,19 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
         if alpha >= beta:
             return alpha
 
-    # Claimeven (Allis): when every column has an even height and White is to move, Black
-    # can answer every move in the same column and so gets every free even-row square,
-    # White every free odd-row one. If those cannot make White a four, White cannot win.
-    # If Black's squares then make a four, Black wins (at the latest with its last disc).
-    # With two columns of odd height, Black answers a move in one of them in the other
-    # (then all heights are even): White gets one of their next squares, of its choice.
-    # Black to move with one or three columns of odd height plays in one of them first.
-    nxt = possible(mask)
-    odd = nxt & U_EVEN_ROWS  # next squares of the columns of odd height (even rows)
-    fodd = free & U_ODD_ROWS
-    feven = free & U_EVEN_ROWS
+    # Claimeven (Allis): Black answering in the same column bounds both sides' scores.
+    odd = possible(mask) & U_EVEN_ROWS  # next squares of the columns of odd height
     if moves & 1 == 0:
         if beta > -1:
-            a = U0  # the two squares White may choose from (none if all heights are even)
-            b2 = U0
-            ok = False
-            four = False
-            if odd == U0:
-                ok = not has_four(cur | fodd)
-            else:
-                b2 = odd & (odd - U1)
-                a = odd ^ b2
-                if (b2 & (b2 - U1)) == U0:  # exactly two (White to move: an even count)
-                    ok = not has_four(cur | fodd | a) and not has_four(cur | fodd | b2)
-                else:
-                    r2 = b2 & (b2 - U1)
-                    r3 = r2 & (r2 - U1)
-                    if (r3 & (r3 - U1)) == U0:  # exactly four: Black pairs them up
-                        ok = _pairing(cur | fodd, a, b2 ^ r2, r2 ^ r3, r3)
-                        four = True
-            if ok:
-                bwin = False  # (not worked out for four columns)
-                if not four:
-                    black = cur ^ mask
-                    bwin = has_four(black | (feven ^ a)) and has_four(black | (feven ^ b2))
-                beta = -1 if bwin else min(beta, 0)
+            ub = _claimeven_white(cur, cur ^ mask, free, odd)
+            if ub < beta:
+                beta = ub
                 if alpha >= beta:
                     return beta
     elif alpha < 1:
-        white = cur ^ mask
-        c = U0  # Black's first move, if a claimeven strategy exists
-        o1 = U0  # ... and the squares White may then choose from (none, or two)
-        o2 = U0
-        rest = odd & (odd - U1)
-        if rest == U0:
-            if not has_four(white | fodd):
-                c = odd
-        else:
-            rest2 = rest & (rest - U1)
-            if rest2 != U0 and (rest2 & (rest2 - U1)) == U0:  # exactly three
-                x1 = odd & (~odd + U1)
-                x2 = rest & (~rest + U1)
-                t1 = has_four(white | fodd | x1)
-                t2 = has_four(white | fodd | x2)
-                t3 = has_four(white | fodd | rest2)
-                if not t2 and not t3:
-                    c, o1, o2 = x1, x2, rest2
-                elif not t1 and not t3:
-                    c, o1, o2 = x2, x1, rest2
-                elif not t1 and not t2:
-                    c, o1, o2 = rest2, x1, x2
-        if c != U0:
-            bwin = has_four(cur | (feven ^ o1)) and has_four(cur | (feven ^ o2))
-            alpha = 1 if bwin else max(alpha, 0)
+        lb, c = _claimeven_black(cur, cur ^ mask, free, odd)
+        if lb > alpha:
+            alpha = lb
             if alpha >= beta:
                 store_i64p(scratch, moves * SCRATCH_PER_PLY + CUT_SLOT, column_of(c))
                 return alpha
@@ -413,7 +445,7 @@ def solve_root(cur, mask, moves, tt, bits, scratch, ctx, bk, bs, bn, bp):
     poss = possible(mask)
     win = winning_squares(cur, mask) & poss
     if win != U0:
-        return (SIZE + 1 - moves) // 2, column_of(win & (~win + U1))
+        return (SIZE + 1 - moves) // 2, column_of(_low_bit(win))
     store_i64p(ctx, CTX_ROOT, moves)
     if bp != 0:
         b = book_probe(bk, bs, bn, bp, cur, mask, moves)
@@ -454,14 +486,10 @@ def solve_root(cur, mask, moves, tt, bits, scratch, ctx, bk, bs, bn, bp):
     if best < 0:
         # The score is the static bound (every move that does not lose at once is as
         # good as any other) or a forced loss: take a move that does not lose at once.
-        opp_win = winning_squares(cur ^ mask, mask)
-        cand = poss & ~(opp_win >> U1)
-        forced = poss & opp_win
-        if forced != U0:
-            cand = forced
+        cand = _safe_moves(poss, winning_squares(cur ^ mask, mask))
         if cand == U0:
             cand = poss
-        best = column_of(cand & (~cand + U1))
+        best = column_of(_low_bit(cand))
     return lo, best
 
 
@@ -475,13 +503,9 @@ def _book_best_move(cur, mask, moves, score, tt, bits, scratch, ctx, bk, bs, bn,
     """
     poss = possible(mask)
     opp_win = winning_squares(cur ^ mask, mask)
-    forced = poss & opp_win
-    if forced != U0:
-        poss = forced
-    cand = poss & ~(opp_win >> U1)
+    cand = _safe_moves(poss, opp_win)
     if cand == U0:  # lost at once whatever is played
-        cand = poss
-        return column_of(cand & (~cand + U1))
+        return column_of(_low_bit(poss))
     if (cand & (cand - U1)) == U0:
         return column_of(cand)
     first = -1
