@@ -236,10 +236,29 @@ def test_step_iteration_gives_the_same_search():
 def test_set_node_limit_while_running():
     ctl = SearchController()
     ctl.start(Position.from_moves("44"), SearchOptions(node_limit=None, use_book=False))
-    ctl.set_node_limit(30_000)
+    # Set the limit relative to the nodes already searched: a fixed 30,000 raced with the
+    # running search, which on a loaded CI machine was past it before the limit arrived.
+    ctl.pause()
+    assert ctl.wait_paused(30)
+    limit = ctl.snapshot().nodes + 30_000
+    ctl.set_node_limit(limit)
+    ctl.resume()
     assert ctl.wait(30)
     res = ctl.result
-    assert res.reason == "node_limit" and res.nodes <= 30_000 + 1
+    assert res.reason == "node_limit" and res.nodes <= limit + 1
+    ctl.close()
+
+
+def test_node_limit_lowered_below_the_nodes_searched_stops_at_once():
+    ctl = SearchController()
+    ctl.start(Position.from_moves("44"), SearchOptions(node_limit=None, use_book=False))
+    ctl.pause()
+    assert ctl.wait_paused(30)
+    searched = ctl.snapshot().nodes
+    ctl.set_node_limit(max(1, searched // 2))  # takes effect when the search goes on
+    ctl.resume()
+    assert ctl.wait(30)
+    assert ctl.result.reason == "node_limit" and ctl.result.nodes <= searched + 1
     ctl.close()
 
 
