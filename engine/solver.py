@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import solver_kernel as K
-from .geometry import WIDTH
+from .geometry import WIDTH, column_bits
 from .mem import address
 from .position import Position
 from .scores import win_score
@@ -29,6 +29,8 @@ from .solver_kernel import (
 from .tt import TranspositionTable
 
 MAX_THREADS = 64
+#: No bound: wider than any score (``solve_root`` clamps to the static bounds).
+_NO_LO, _NO_HI = -64, 64
 #: With several threads, the main thread first searches alone for this many nodes.
 SOLO_NODES = 1 << 17
 
@@ -163,11 +165,14 @@ class Solver:
         self.table.clear()
 
     # ------------------------------------------------------------------ solving
-    def _run(self, k: int, current: int, mask: int, ply: int) -> tuple[int, int]:
+    def _run(self, k: int, current: int, mask: int, ply: int,
+             lo: int = _NO_LO) -> tuple[int, int]:
         return solve_root(
             np.uint64(current),
             np.uint64(mask),
             ply,
+            lo,
+            _NO_HI,
             self.table.addr,
             self.table.bits,
             address(self._scratch[k]),
@@ -175,7 +180,8 @@ class Solver:
             *self._book_args,
         )
 
-    def _solve_words(self, current: int, mask: int, ply: int) -> tuple[int, int, int]:
+    def _solve_words(self, current: int, mask: int, ply: int,
+                     lo: int = _NO_LO) -> tuple[int, int, int]:
         for k, ctx in enumerate(self._ctx):
             ctx[:] = 0
             ctx[CTX_VARY] = k
@@ -186,7 +192,7 @@ class Solver:
             # Most searches are small: the main thread first tries alone, where helper
             # threads would cost more to start and share the table with than they save.
             ctx0[CTX_LIMIT] = SOLO_NODES
-        score, move = self._run(0, current, mask, ply)
+        score, move = self._run(0, current, mask, ply, lo)
         done = 0 if not ctx0[CTX_ABORT] else -1
         if done < 0 and self.threads > 1 and not self._stopped:
             # Over the limit: search again with every thread; the table keeps what the
@@ -195,7 +201,7 @@ class Solver:
             ctx0[CTX_ABORT] = 0
             if self._stopped:  # stop() came while the flag was being cleared
                 ctx0[CTX_ABORT] = 1
-            score, move, done = self._parallel(current, mask, ply)
+            score, move, done = self._parallel(current, mask, ply, lo)
         nodes = 0
         for k, ctx in enumerate(self._ctx):
             nodes += int(ctx[CTX_NODES])
@@ -206,7 +212,7 @@ class Solver:
             raise SearchAborted("search stopped")
         return int(score), int(move), nodes
 
-    def _parallel(self, current: int, mask: int, ply: int) -> tuple[int, int, int]:
+    def _parallel(self, current: int, mask: int, ply: int, lo: int) -> tuple[int, int, int]:
         """All threads on the shared table: (score, move, index of the answering thread or
         -1 if stopped)."""
         # Every thread solves the same root on the shared table (the helpers split ALL nodes
@@ -217,7 +223,7 @@ class Solver:
         winner = [-1]
 
         def work(k: int) -> None:
-            r = self._run(k, current, mask, ply)
+            r = self._run(k, current, mask, ply, lo)
             if self._ctx[k][CTX_ABORT]:
                 return
             with first:
@@ -265,28 +271,127 @@ class Solver:
         return SolveResult(score, move, nodes, micros)
 
     def analyze(self, pos: Position) -> ColumnScores:
-        """Exact score of every column for the side to move."""
+        """Exact score of every column for the side to move.
+
+        With several threads the children are solved side by side, one per thread (a
+        thread left without a child helps another thread with its child).
+        """
         _check_open(pos)
-        scores: list[int | None] = []
-        total = 0
+        scores: list[int | None] = [None] * WIDTH
+        tasks: list[_Child] = []
+        for col in range(WIDTH):
+            if not pos.can_play(col):
+                continue
+            if pos.is_winning_move(col):
+                scores[col] = win_score(pos.ply)
+                continue
+            child = pos.copy()
+            child.play(col)
+            if child.is_over:  # the board filled up: a draw
+                scores[col] = 0
+            else:
+                tasks.append(_Child(col, child, self._book_floor(child)))
         with self._lock:
             t0 = self._begin()
-            for col in range(WIDTH):
-                if not pos.can_play(col):
-                    scores.append(None)
-                elif pos.is_winning_move(col):
-                    scores.append(win_score(pos.ply))
+            try:
+                if self.threads > 1 and len(tasks) > 1:
+                    total = self._solve_children(tasks)
                 else:
-                    child = pos.copy()
-                    child.play(col)
-                    if child.is_over:  # the board filled up: a draw
-                        scores.append(0)
-                        continue
-                    s, _, n = self._solve_words(child.current, child.mask, child.ply)
-                    scores.append(-s)
-                    total += n
-            micros = self._end(t0)
+                    total = 0
+                    for t in tasks:
+                        t.score, _, n = self._solve_words(t.pos.current, t.pos.mask,
+                                                          t.pos.ply, t.lo)
+                        total += n
+            finally:
+                micros = self._end(t0)
+        for t in tasks:
+            scores[t.col] = -t.score
         return ColumnScores(tuple(scores), total, micros)
+
+    def _book_floor(self, pos: Position) -> int:
+        """A lower bound on ``pos``'s score from the book: a parent ``q`` (``pos`` less one
+        top disc of the side that just moved) scores at least minus ``pos``'s score."""
+        if self.book is None:
+            return _NO_LO
+        floor = _NO_LO
+        theirs = pos.current ^ pos.mask
+        for col in range(WIDTH):
+            top = pos.mask & column_bits(col)
+            if not top:
+                continue
+            top = 1 << (top.bit_length() - 1)
+            if theirs & top:
+                s = self.book.lookup(theirs ^ top, pos.mask ^ top)
+                if s is not None:
+                    floor = max(floor, -s)
+        return floor
+
+    def _solve_children(self, tasks: list[_Child]) -> int:
+        """Solve ``tasks`` (an analysis's children) with one thread per child: nodes."""
+        lock = threading.Lock()
+        queue = list(tasks)
+        working: list[_Child | None] = [None] * self.threads
+        total = [0]
+
+        def take(k: int) -> _Child | None:
+            # Under ``lock``: the next child, else a child another thread is solving,
+            # which this one then helps (the first to finish answers, as in _parallel).
+            if self._stopped:
+                return None
+            if queue:
+                task, vary = queue.pop(0), 0
+            else:
+                busy = [t for t in working if t is not None and t.score is None]
+                if not busy:
+                    return None
+                task, vary = busy[0], 1
+            ctx = self._ctx[k]
+            ctx[:] = 0
+            ctx[CTX_VARY] = vary
+            if self._stopped:
+                ctx[CTX_ABORT] = 1
+            working[k] = task
+            return task
+
+        def work(k: int) -> None:
+            ctx = self._ctx[k]
+            while True:
+                with lock:
+                    task = take(k)
+                if task is None:
+                    return
+                score, _ = self._run(k, task.pos.current, task.pos.mask, task.pos.ply, task.lo)
+                with lock:
+                    working[k] = None
+                    total[0] += int(ctx[CTX_NODES])
+                    self._acc_threads[k] += ctx[CTX_NODES]
+                    self._acc += ctx
+                    if task.score is None and not ctx[CTX_ABORT]:
+                        task.score = int(score)
+                        for j, t in enumerate(working):
+                            if t is task:  # a helper on the same child: its work is done
+                                self._ctx[j][CTX_ABORT] = 1
+
+        helpers = [threading.Thread(target=work, args=(k,), daemon=True)
+                   for k in range(1, self.threads)]
+        for t in helpers:
+            t.start()
+        work(0)
+        for t in helpers:
+            t.join()
+        if self._stopped or any(t.score is None for t in tasks):
+            raise SearchAborted("search stopped")
+        return total[0]
+
+
+@dataclass
+class _Child:
+    """One child position of an analysis, its book floor and (once solved) its score."""
+
+    col: int
+    pos: Position
+    lo: int
+    score: int | None = None
 
 
 def _check_open(pos: Position) -> None:

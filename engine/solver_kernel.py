@@ -434,13 +434,17 @@ def _store(tt, bits, ctx, key, lower, upper, move, work):
 
 
 @njit(nogil=True, cache=True)
-def solve_root(cur, mask, moves, tt, bits, scratch, ctx, bk, bs, bn, bp):
+def solve_root(cur, mask, moves, lo0, hi0, tt, bits, scratch, ctx, bk, bs, bn, bp):
     """Exact score and a best move (column) of a position that is not over.
 
     Narrows the score with null-window searches: first win/draw/loss (the window at 0),
     then one score at a time outward from 0. Most opening and middle-game positions score
     close to 0, where this needs the fewest windows (the empty board: two), and each
     window re-uses the bounds the previous ones left in the table.
+
+    ``lo0 <= score <= hi0`` is known to the caller (e.g. from a parent's book score);
+    windows outside it are not searched. When the score turns out to be such a given
+    bound, no search proved a move for it and the move returned is -1.
     """
     poss = possible(mask)
     win = winning_squares(cur, mask) & poss
@@ -453,6 +457,10 @@ def solve_root(cur, mask, moves, tt, bits, scratch, ctx, bk, bs, bn, bp):
             return b, _book_best_move(cur, mask, moves, b, tt, bits, scratch, ctx, bk, bs, bn, bp)
     lo = -((SIZE - moves) // 2)
     hi = (SIZE + 1 - moves) // 2
+    static_lo = lo
+    lo = max(lo, lo0)
+    hi = min(hi, hi0)
+    hinted_lo = lo > static_lo
     best = -1
     key, mirrored = _table_key(cur, mask, moves)
     # Helper threads open with a neighbouring window (+1, -1, +2, ...): while the main
@@ -483,6 +491,8 @@ def solve_root(cur, mask, moves, tt, bits, scratch, ctx, bk, bs, bn, bp):
                     best = entry_move(e)
                     if best >= 0 and mirrored:
                         best = WIDTH - 1 - best
+    if best < 0 and hinted_lo:
+        return lo, -1
     if best < 0:
         # The score is the static bound (every move that does not lose at once is as
         # good as any other) or a forced loss: take a move that does not lose at once.

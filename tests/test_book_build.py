@@ -433,3 +433,34 @@ def test_solve_names_a_best_move_for_book_positions(reference_book):
         child = pos.copy()
         child.play(r.best_move)
         assert -ref.solve(child).score == r.score, (moves, r)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_analyze_of_book_positions_uses_parent_scores(reference_book, threads):
+    """Analysing a book position solves its children (one ply past the book), each from a
+    floor its book parents give (a parent q of a child scores at least minus the child);
+    the floors must be sound and the column scores exact (checked by the independent
+    reference solver), with one thread and with the children spread over two."""
+    from c4tui.engine.solver import Solver
+
+    solver = Solver(hash_mb=4, book=reference_book, threads=threads)
+    ref = RefSolver(1)
+    raised = 0
+    for moves in enumerate_positions(PLY, ROOT).moves:
+        pos = Position.from_moves(moves)
+        cols = solver.analyze(pos).scores
+        for c in range(7):
+            if not pos.can_play(c):
+                assert cols[c] is None
+                continue
+            child = pos.copy()
+            child.play(c)
+            if pos.is_winning_move(c):
+                continue
+            exact = ref.solve(child).score if not child.is_over else 0
+            assert cols[c] == -exact, (moves, c)
+            floor = solver._book_floor(child)
+            assert floor <= exact
+            raised += floor > -SIZE  # a book parent gave one
+        assert max(s for s in cols if s is not None) == reference_book.get(pos)
+    assert raised > 0  # the floors did something

@@ -114,6 +114,17 @@ def test_stop_with_two_threads() -> None:
     assert s.solve(Position.from_moves(moves)).score == score
 
 
+def test_stop_an_analysis_with_children_on_two_threads() -> None:
+    s = Solver(hash_mb=16, book=None, threads=2)
+    timer = threading.Timer(0.2, s.stop)
+    timer.start()
+    with pytest.raises(SearchAborted):
+        s.analyze(Position())
+    timer.join()
+    moves, _, cols = next(r for r in POSITIONS if len(r[0]) == 12)
+    assert list(s.analyze(Position.from_moves(moves)).scores) == cols
+
+
 @pytest.mark.parametrize("threads", [0, -1, 65, 2.5])
 def test_absurd_thread_counts_are_refused(threads) -> None:
     with pytest.raises(ValueError, match="threads"):
