@@ -106,15 +106,30 @@ def bench_book(console: Console, book_arg: str, sets: list[str], count: int, has
                       f"{dt * 1000:.1f} ms ({cs.nodes:,} nodes)")
     else:  # a subtree book (tests): the empty board would be a full search
         console.print("empty board: skipped (the book has no position with 8 discs or fewer)")
-    rows = _positions(directory, max_ply)
-    if rows:
-        times = []
-        wrong = 0
-        for moves, _score, cols in rows:
-            t0 = time.perf_counter()
-            cs = with_book.analyze(Position.from_moves(moves))
-            times.append(time.perf_counter() - t0)
-            wrong += list(cs.scores) != cols
-        console.print(f"positions.txt with at most {max_ply} discs ({len(rows)}), all seven "
-                      f"columns with the book: mean {1000 * statistics.fmean(times):.1f} ms, "
-                      f"max {1000 * max(times):.1f} ms, {wrong} wrong")
+    # Every position within the book's plies: positions.txt (column scores checked) and
+    # the sets' (the best column checked against the position's score), by disc count.
+    checks: list[tuple[str, int, list[int | None] | None]] = [
+        (m, sc, cols) for m, sc, cols in _positions(directory, max_ply)]
+    for name in sets:
+        checks += [(m, sc, None) for m, sc in load_set(directory, name, 10**9)
+                   if len(m) <= max_ply]
+    by_ply: dict[int, list[float]] = {}
+    wrong_by: dict[int, int] = {}
+    for moves, score, cols in checks:
+        t0 = time.perf_counter()
+        cs = with_book.analyze(Position.from_moves(moves))
+        by_ply.setdefault(len(moves), []).append(time.perf_counter() - t0)
+        best = max(x for x in cs.scores if x is not None)
+        bad = best != score or (cols is not None and list(cs.scores) != cols)
+        wrong_by[len(moves)] = wrong_by.get(len(moves), 0) + bad
+    if by_ply:
+        t = Table(title="solve --analyze with the book (positions.txt and the sets), "
+                        "by discs on the board")
+        for col in ("discs", "n", "mean ms", "max ms", "over 1 s", "wrong"):
+            t.add_column(col, justify="right", no_wrap=True)
+        for ply in sorted(by_ply):
+            ts = by_ply[ply]
+            t.add_row(str(ply), str(len(ts)), f"{1000 * statistics.fmean(ts):.1f}",
+                      f"{1000 * max(ts):.1f}", str(sum(x > 1.0 for x in ts)),
+                      str(wrong_by[ply]))
+        console.print(t)

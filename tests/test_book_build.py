@@ -413,6 +413,11 @@ def test_bench_book_compares_with_and_without(tmp_path, reference_book):
     assert cells[1] == "8"  # 6 + 2 positions within 34 discs
     assert cells[-1] == "0"  # no wrong score with or without the book
     assert "empty board: skipped" in r.output
+    # The analyses by disc count: 2 positions with 32 discs and 6 with 34, none wrong.
+    by_discs = {c[0]: c for c in ([x.strip() for x in ln.split("│") if x.strip()]
+                                  for ln in r.output.splitlines() if ln.count("│") == 7)}
+    assert by_discs["32"][1] == "2" and by_discs["34"][1] == "6", r.output
+    assert by_discs["32"][-1] == by_discs["34"][-1] == "0"
     r = CliRunner().invoke(app, ["bench", "--book", str(tmp_path / "missing.c4b")])
     assert r.exit_code == 2 and "--book" in r.output and "Traceback" not in r.output
 
