@@ -304,6 +304,8 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
             hmove = WIDTH - 1 - hmove
 
     opp = cur ^ mask
+    skipped = U0
+    skip_value = -NO_BOUND
     # Enhanced transposition cutoffs: a child whose entry already proves a score >= beta
     # for us refutes the node without a search.
     if moves < ETC_PLIES:
@@ -322,6 +324,10 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
                     ub = NO_BOUND
                 else:
                     ub = max(ub, -entry_lower(ce))
+                    if -entry_lower(ce) <= alpha:
+                        # This move's entry already proves it fails low: not searched.
+                        skipped |= mv
+                        skip_value = max(skip_value, -entry_lower(ce))
                 if ce != U0 and -entry_upper(ce) >= beta:
                     s = -entry_upper(ce)
                     store_i64p(ctx, CTX_ETC, load_i64p(ctx, CTX_ETC) + 1)
@@ -335,6 +341,7 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
             tt_store(tt, bits, key, -NO_BOUND, ub, -1, 0)
             return ub
 
+    nonlosing ^= skipped
     # Move scores, one slot per column in centre order; -1 = not a move.
     base = moves * SCRATCH_PER_PLY
     vary = load_i64p(ctx, CTX_VARY)
@@ -369,7 +376,7 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
     store_i64p(ctx, CTX_INTERIOR, load_i64p(ctx, CTX_INTERIOR) + 1)
     alpha0 = alpha
     best = -1
-    value = -NO_BOUND
+    value = skip_value
     first = True
     while True:
         if hmove >= 0:
