@@ -12,6 +12,7 @@ position is solved. Running the same command again resumes from the checkpoint.
 
 from __future__ import annotations
 
+import functools
 import multiprocessing as mp
 import os
 import queue
@@ -48,6 +49,15 @@ def default_solver(hash_mb: int):
     from c4tui.engine.solver import Solver
 
     return Solver(hash_mb=hash_mb, book=None)
+
+
+def floor_solver(book_path: str, hash_mb: int):
+    """The builder's solver given a book of shallower positions (``--floor-book``): each
+    built position's parents in that book give it a floor (see ``Solver.solve``). The book
+    holds no position with as many discs as the built ones, so it never answers one."""
+    from c4tui.engine.solver import Solver
+
+    return Solver(hash_mb=hash_mb, book=book_path)
 
 
 class BuildError(RuntimeError):
@@ -97,7 +107,7 @@ def _solve_moves(solver, moves: list[str]) -> tuple[list[int], int]:
     scores = []
     nodes = 0
     for m in moves:
-        res = solver.solve(Position.from_moves(m))
+        res = solver.solve(Position.from_moves(m), need_move=False)
         scores.append(int(res.score))
         nodes += int(res.nodes)
     return scores, nodes
@@ -177,13 +187,27 @@ def build_book(
     progress: bool = True,
     console: Console | None = None,
     solver_factory: SolverFactory = default_solver,
+    floor_book: str | os.PathLike | None = None,
 ) -> BuildReport:
     """Build (or resume building) the book of every position with ``ply`` discs.
 
     ``workers=0`` solves in this process (tests, debugging); otherwise ``workers`` processes.
     ``limit`` stops after about that many more positions (whole blocks), like an interruption:
-    the checkpoint is written and a later run resumes. Returns a :class:`BuildReport`.
+    the checkpoint is written and a later run resumes. ``floor_book``: a book of positions
+    with fewer discs whose scores bound the new positions' from below (the 8-ply book for
+    a 9-ply build: about a fifth fewer nodes). Returns a :class:`BuildReport`.
     """
+    if floor_book is not None:
+        from .format import BookError, load
+
+        try:
+            fb = load(floor_book)
+        except (BookError, OSError) as exc:
+            raise BuildError(f"--floor-book: {exc}") from None
+        if fb.max_ply >= ply:
+            raise BuildError(f"--floor-book {floor_book}: it holds positions with "
+                             f"{fb.max_ply} discs; a floor book must stop below {ply}")
+        solver_factory = functools.partial(floor_solver, str(floor_book))
     out = Path(out)
     ckpt_path = Path(checkpoint) if checkpoint else out.with_suffix(".c4ck")
     console = console or Console(stderr=True)

@@ -83,6 +83,11 @@ def build(
     progress: Annotated[
         bool, typer.Option("--progress/--no-progress", help="Live progress bar.")
     ] = True,
+    floor_book: Annotated[
+        Path | None,
+        typer.Option("--floor-book", help="Book of fewer discs whose scores bound the new "
+                                          "positions' (e.g. the 8-ply book for --plies 9)."),
+    ] = None,
 ) -> None:
     """Solve every position with PLIES discs (resumes from the checkpoint if there is one)."""
     from c4tui.book.builder import BuildError, build_book
@@ -112,6 +117,7 @@ def build(
             limit=limit,
             progress=progress,
             console=_err,
+            floor_book=floor_book,
         )
     except (BuildError, IllegalMoveError, ValueError) as exc:
         _fail(str(exc))

@@ -165,14 +165,15 @@ class Solver:
         self.table.clear()
 
     # ------------------------------------------------------------------ solving
-    def _run(self, k: int, current: int, mask: int, ply: int,
-             lo: int = _NO_LO) -> tuple[int, int]:
+    def _run(self, k: int, current: int, mask: int, ply: int, lo: int = _NO_LO,
+             need_move: bool = True) -> tuple[int, int]:
         return solve_root(
             np.uint64(current),
             np.uint64(mask),
             ply,
             lo,
             _NO_HI,
+            need_move,
             self.table.addr,
             self.table.bits,
             address(self._scratch[k]),
@@ -180,8 +181,8 @@ class Solver:
             *self._book_args,
         )
 
-    def _solve_words(self, current: int, mask: int, ply: int,
-                     lo: int = _NO_LO) -> tuple[int, int, int]:
+    def _solve_words(self, current: int, mask: int, ply: int, lo: int = _NO_LO,
+                     need_move: bool = True) -> tuple[int, int, int]:
         for k, ctx in enumerate(self._ctx):
             ctx[:] = 0
             ctx[CTX_VARY] = k
@@ -192,7 +193,7 @@ class Solver:
             # Most searches are small: the main thread first tries alone, where helper
             # threads would cost more to start and share the table with than they save.
             ctx0[CTX_LIMIT] = SOLO_NODES
-        score, move = self._run(0, current, mask, ply, lo)
+        score, move = self._run(0, current, mask, ply, lo, need_move)
         done = 0 if not ctx0[CTX_ABORT] else -1
         if done < 0 and self.threads > 1 and not self._stopped:
             # Over the limit: search again with every thread; the table keeps what the
@@ -201,7 +202,7 @@ class Solver:
             ctx0[CTX_ABORT] = 0
             if self._stopped:  # stop() came while the flag was being cleared
                 ctx0[CTX_ABORT] = 1
-            score, move, done = self._parallel(current, mask, ply, lo)
+            score, move, done = self._parallel(current, mask, ply, lo, need_move)
         nodes = 0
         for k, ctx in enumerate(self._ctx):
             nodes += int(ctx[CTX_NODES])
@@ -212,7 +213,8 @@ class Solver:
             raise SearchAborted("search stopped")
         return int(score), int(move), nodes
 
-    def _parallel(self, current: int, mask: int, ply: int, lo: int) -> tuple[int, int, int]:
+    def _parallel(self, current: int, mask: int, ply: int, lo: int,
+                  need_move: bool) -> tuple[int, int, int]:
         """All threads on the shared table: (score, move, index of the answering thread or
         -1 if stopped)."""
         # Every thread solves the same root on the shared table (the helpers split ALL nodes
@@ -223,7 +225,7 @@ class Solver:
         winner = [-1]
 
         def work(k: int) -> None:
-            r = self._run(k, current, mask, ply, lo)
+            r = self._run(k, current, mask, ply, lo, need_move)
             if self._ctx[k][CTX_ABORT]:
                 return
             with first:
@@ -259,13 +261,19 @@ class Solver:
         )
         return micros
 
-    def solve(self, pos: Position) -> SolveResult:
-        """Exact score and a best move of ``pos`` (which must not be over)."""
+    def solve(self, pos: Position, need_move: bool = True) -> SolveResult:
+        """Exact score and a best move of ``pos`` (which must not be over).
+
+        ``need_move=False``: only the score is wanted (the book builder); the move may then
+        be -1 when the score equals the floor the book gives (see :meth:`analyze`).
+        """
         _check_open(pos)
+        floor = self._book_floor(pos)
         with self._lock:
             t0 = self._begin()
             try:
-                score, move, nodes = self._solve_words(pos.current, pos.mask, pos.ply)
+                score, move, nodes = self._solve_words(pos.current, pos.mask, pos.ply, floor,
+                                                       need_move)
             finally:
                 micros = self._end(t0)
         return SolveResult(score, move, nodes, micros)
@@ -300,7 +308,7 @@ class Solver:
                     total = 0
                     for t in tasks:
                         t.score, _, n = self._solve_words(t.pos.current, t.pos.mask,
-                                                          t.pos.ply, t.lo)
+                                                          t.pos.ply, t.lo, False)
                         total += n
             finally:
                 micros = self._end(t0)
@@ -360,7 +368,8 @@ class Solver:
                     task = take(k)
                 if task is None:
                     return
-                score, _ = self._run(k, task.pos.current, task.pos.mask, task.pos.ply, task.lo)
+                score, _ = self._run(k, task.pos.current, task.pos.mask, task.pos.ply, task.lo,
+                                     False)
                 with lock:
                     working[k] = None
                     total[0] += int(ctx[CTX_NODES])

@@ -441,7 +441,7 @@ def _store(tt, bits, ctx, key, lower, upper, move, work):
 
 
 @njit(nogil=True, cache=True)
-def solve_root(cur, mask, moves, lo0, hi0, tt, bits, scratch, ctx, bk, bs, bn, bp):
+def solve_root(cur, mask, moves, lo0, hi0, need_move, tt, bits, scratch, ctx, bk, bs, bn, bp):
     """Exact score and a best move (column) of a position that is not over.
 
     Narrows the score with null-window searches: first win/draw/loss (the window at 0),
@@ -451,7 +451,8 @@ def solve_root(cur, mask, moves, lo0, hi0, tt, bits, scratch, ctx, bk, bs, bn, b
 
     ``lo0 <= score <= hi0`` is known to the caller (e.g. from a parent's book score);
     windows outside it are not searched. When the score turns out to be such a given
-    bound, no search proved a move for it and the move returned is -1.
+    bound, no search proved a move for it: the move is then found by ``_move_for_score``
+    if ``need_move``, else it is -1 (an analysis or the book builder needs scores only).
     """
     poss = possible(mask)
     win = winning_squares(cur, mask) & poss
@@ -461,7 +462,7 @@ def solve_root(cur, mask, moves, lo0, hi0, tt, bits, scratch, ctx, bk, bs, bn, b
     if bp != 0:
         b = book_probe(bk, bs, bn, bp, cur, mask, moves)
         if b != BOOK_MISS:
-            return b, _book_best_move(cur, mask, moves, b, tt, bits, scratch, ctx, bk, bs, bn, bp)
+            return b, _move_for_score(cur, mask, moves, b, tt, bits, scratch, ctx, bk, bs, bn, bp)
     lo = -((SIZE - moves) // 2)
     hi = (SIZE + 1 - moves) // 2
     static_lo = lo
@@ -499,7 +500,9 @@ def solve_root(cur, mask, moves, lo0, hi0, tt, bits, scratch, ctx, bk, bs, bn, b
                     if best >= 0 and mirrored:
                         best = WIDTH - 1 - best
     if best < 0 and hinted_lo:
-        return lo, -1
+        if not need_move:
+            return lo, -1
+        return lo, _move_for_score(cur, mask, moves, lo, tt, bits, scratch, ctx, bk, bs, bn, bp)
     if best < 0:
         # The score is the static bound (every move that does not lose at once is as
         # good as any other) or a forced loss: take a move that does not lose at once.
@@ -511,12 +514,13 @@ def solve_root(cur, mask, moves, lo0, hi0, tt, bits, scratch, ctx, bk, bs, bn, b
 
 
 @njit(nogil=True, cache=True)
-def _book_best_move(cur, mask, moves, score, tt, bits, scratch, ctx, bk, bs, bn, bp):
-    """A move that achieves ``score``, the book's exact score of the position.
+def _move_for_score(cur, mask, moves, score, tt, bits, scratch, ctx, bk, bs, bn, bp):
+    """A move that achieves ``score``, the position's known exact score (from the book,
+    which stores scores, not moves, or from a floor that no search improved on).
 
-    The book stores scores, not moves: each candidate (in move-order) is tested with one
-    null-window search of its child, "is the child worth at most -score?"; the first that
-    passes is a best move. Children inside the book's plies answer from the book at once.
+    Each candidate (in move-order) is tested with one null-window search of its child,
+    "is the child worth at most -score?"; the first that passes is a best move. Children
+    inside the book's plies answer from the book at once.
     """
     poss = possible(mask)
     opp_win = winning_squares(cur ^ mask, mask)

@@ -15,7 +15,7 @@ _WARMUPS = (
 def _dispatchers(solver_only: bool):
     from . import solver_kernel
 
-    kernels = [solver_kernel.solve_root, solver_kernel.negamax, solver_kernel._book_best_move]
+    kernels = [solver_kernel.solve_root, solver_kernel.negamax, solver_kernel._move_for_score]
     if not solver_only:
         from . import analysis_kernel
 

@@ -59,7 +59,7 @@ class RefSolver:
         self.memo[(cur, mask)] = best
         return best
 
-    def solve(self, pos: Position) -> RefResult:
+    def solve(self, pos: Position, need_move: bool = True) -> RefResult:
         self.calls += 1
         if self.fail_after is not None and self.calls > self.fail_after:
             raise KeyboardInterrupt  # as if Ctrl-C arrived in the middle of a block
@@ -469,3 +469,46 @@ def test_analyze_of_book_positions_uses_parent_scores(reference_book, threads):
             raised += floor > -SIZE  # a book parent gave one
         assert max(s for s in cols if s is not None) == reference_book.get(pos)
     assert raised > 0  # the floors did something
+
+
+def test_floor_book_builds_the_next_ply_exactly(tmp_path, reference_book):
+    """``--floor-book``: a book of PLY discs bounds the PLY+1 positions from below; the
+    book built with it must equal the reference solver's scores, and solve() must still
+    name a move achieving the score when the score is the floor itself."""
+    from c4tui.book import save
+    from c4tui.engine.solver import Solver
+
+    floor_path = tmp_path / "floor.c4b"
+    save(reference_book, floor_path)
+    rep = build_book(PLY + 1, tmp_path / "next.c4b", root=ROOT, progress=False, workers=0,
+                     block_size=8, floor_book=floor_path)
+    assert rep.finished
+    nxt = load(tmp_path / "next.c4b")
+    ref = RefSolver(1)
+    solver = Solver(hash_mb=4, book=reference_book)
+    at_floor = 0
+    for moves in enumerate_positions(PLY + 1, ROOT).moves:
+        pos = Position.from_moves(moves)
+        exact = ref.solve(pos).score
+        assert nxt.get(pos) == exact, moves
+        r = solver.solve(pos)
+        assert r.score == exact
+        at_floor += solver._book_floor(pos) == exact
+        if not pos.is_winning_move(r.best_move):
+            child = pos.copy()
+            child.play(r.best_move)
+            assert -ref.solve(child).score == exact, (moves, r)
+    assert at_floor > 0  # the floor-is-the-score path was exercised
+
+
+def test_floor_book_must_stop_below_the_built_ply(tmp_path, reference_book):
+    from c4tui.book import save
+
+    save(reference_book, tmp_path / "floor.c4b")
+    with pytest.raises(BuildError, match="floor book must stop below"):
+        build_book(PLY, tmp_path / "x.c4b", root=ROOT, progress=False, workers=0,
+                   floor_book=tmp_path / "floor.c4b")
+    (tmp_path / "bad.c4b").write_bytes(b"junk")
+    with pytest.raises(BuildError, match="--floor-book"):
+        build_book(PLY + 1, tmp_path / "x.c4b", root=ROOT, progress=False, workers=0,
+                   floor_book=tmp_path / "bad.c4b")
