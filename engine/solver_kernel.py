@@ -462,6 +462,8 @@ def solve_root(cur, mask, moves, lo0, hi0, need_move, tt, bits, scratch, ctx, bk
     if bp != 0:
         b = book_probe(bk, bs, bn, bp, cur, mask, moves)
         if b != BOOK_MISS:
+            if not need_move:
+                return b, -1
             return b, _move_for_score(cur, mask, moves, b, tt, bits, scratch, ctx, bk, bs, bn, bp)
     lo = -((SIZE - moves) // 2)
     hi = (SIZE + 1 - moves) // 2
