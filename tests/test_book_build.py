@@ -512,3 +512,23 @@ def test_floor_book_must_stop_below_the_built_ply(tmp_path, reference_book):
     with pytest.raises(BuildError, match="--floor-book"):
         build_book(PLY + 1, tmp_path / "x.c4b", root=ROOT, progress=False, workers=0,
                    floor_book=tmp_path / "bad.c4b")
+
+
+def test_analyze_one_ply_above_the_book_searches_nothing(reference_book):
+    """Every child of a position one disc short of the book's plies is a book entry (or
+    wins at once): the analysis answers from the book without searching a node (it used
+    to look for a best move of each child, which an analysis does not need)."""
+    from c4tui.engine.solver import Solver
+
+    solver = Solver(hash_mb=4, book=reference_book)
+    ref = RefSolver(1)
+    parents = sorted({m[:-1] for m in enumerate_positions(PLY, ROOT).moves})[:5]
+    for moves in parents:
+        pos = Position.from_moves(moves)
+        res = solver.analyze(pos)
+        assert res.nodes == 0, moves
+        for c, s in enumerate(res.scores):
+            if s is not None and not pos.is_winning_move(c):
+                child = pos.copy()
+                child.play(c)
+                assert s == -ref.solve(child).score
