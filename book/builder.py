@@ -195,7 +195,7 @@ def build_book(
     ``limit`` stops after about that many more positions (whole blocks), like an interruption:
     the checkpoint is written and a later run resumes. ``floor_book``: a book of positions
     with fewer discs whose scores bound the new positions' from below (the 8-ply book for
-    a 9-ply build: about a fifth fewer nodes). Returns a :class:`BuildReport`.
+    a 9-ply build: about a quarter fewer nodes). Returns a :class:`BuildReport`.
     """
     if floor_book is not None:
         from .format import BookError, load

@@ -87,7 +87,7 @@ def solve(
             res = solver.analyze(pos)
             fields = [str(FULL_COLUMN if s is None else s) for s in res.scores]
         else:
-            res = solver.solve(pos)
+            res = solver.solve(pos, need_move=False)  # the score is all we print
             fields = [str(res.score)]
         if stats:
             fields += [str(res.nodes), str(res.micros)]

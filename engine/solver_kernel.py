@@ -478,9 +478,13 @@ def solve_root(cur, mask, moves, lo0, hi0, need_move, tt, bits, scratch, ctx, bk
     # thread then finds in the shared table.
     vary = load_i64p(ctx, CTX_VARY)
     med = (vary + 1) // 2 if vary % 2 == 1 else -(vary // 2)
+    floor_first = hinted_lo
     while lo < hi:
-        if lo >= 0:
-            med = lo  # a win (or at least a draw): is it worth more than lo?
+        if lo >= 0 or floor_first:
+            # A win (or at least a draw): is it worth more than lo? A floor is tested
+            # first whatever its sign: it is often the score (a parent's best move).
+            med = lo
+            floor_first = False
         elif hi <= 0:
             med = hi - 1  # a loss (or at most a draw): is it worth less than hi?
         med = min(max(med, lo), hi - 1)
