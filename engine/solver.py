@@ -236,6 +236,13 @@ class Solver:
                         if j != k:
                             ctx[CTX_ABORT] = 1
 
+        self._on_all_threads(work)
+        done = winner[0]
+        score, move = results[done] if done >= 0 else (0, -1)
+        return score, move, done
+
+    def _on_all_threads(self, work) -> None:
+        """Run ``work(k)`` for every thread index k: 0 here, the others on helper threads."""
         helpers = [threading.Thread(target=work, args=(k,), daemon=True)
                    for k in range(1, self.threads)]
         for t in helpers:
@@ -243,9 +250,6 @@ class Solver:
         work(0)
         for t in helpers:
             t.join()
-        done = winner[0]
-        score, move = results[done] if done >= 0 else (0, -1)
-        return score, move, done
 
     def _begin(self) -> int:
         self._stopped = False
@@ -381,13 +385,7 @@ class Solver:
                             if t is task:  # a helper on the same child: its work is done
                                 self._ctx[j][CTX_ABORT] = 1
 
-        helpers = [threading.Thread(target=work, args=(k,), daemon=True)
-                   for k in range(1, self.threads)]
-        for t in helpers:
-            t.start()
-        work(0)
-        for t in helpers:
-            t.join()
+        self._on_all_threads(work)
         if self._stopped or any(t.score is None for t in tasks):
             raise SearchAborted("search stopped")
         return total[0]
