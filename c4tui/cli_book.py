@@ -294,8 +294,17 @@ def crosscheck(
     from c4tui.book.crosscheck import crosscheck_8ply
 
     keys, scores, plies, what = _entries(path)
-    if plies != (8,):
+    if 8 not in plies:
         _fail(f"{what}: plies {plies}; the database covers 8 plies only")
+    if plies != (8,):  # a derived book: check its 8-disc entries
+        import numpy as np
+
+        from c4tui.book.keys import key_to_words
+
+        eight = np.array([bin(key_to_words(int(k))[1]).count("1") == 8 for k in keys.tolist()],
+                         dtype=bool)
+        keys, scores = keys[eight], scores[eight]
+        what = f"{what} (its {len(keys)} entries with 8 discs)"
     try:
         res = crosscheck_8ply(keys, scores)
     except ImportError as exc:

@@ -532,3 +532,51 @@ def test_analyze_one_ply_above_the_book_searches_nothing(reference_book):
                 child = pos.copy()
                 child.play(c)
                 assert s == -ref.solve(child).score
+
+
+def test_crosscheck_of_a_derived_book_checks_its_8_disc_entries(tmp_path, monkeypatch):
+    """`c4tui book crosscheck` on a book with several plies compares only the entries with
+    8 discs (the database's), and reports a disagreement with exit status 1. The database
+    is replaced by a stand-in built from the same scores (bitbully-databases is a bench
+    extra); one entry is flipped in it."""
+    import types
+
+    from c4tui.book import save
+    from c4tui.book.crosscheck import _board
+    from c4tui.book.keys import key_to_words
+    from typer.testing import CliRunner
+
+    from c4tui.cli import app
+
+    e8 = enumerate_positions(8, "44444")
+    e7 = enumerate_positions(7, "44444")
+    keys = np.concatenate([e8.keys[:40], e7.keys[:10]])
+    order = np.argsort(keys)
+    scores = np.array([(i % 5) - 2 for i in range(50)], dtype=np.int8)
+    book = make_book(keys[order], scores[order], plies_mask([7, 8]))
+    save(book, tmp_path / "d.c4b")
+    truth = {}
+    for k, s in zip(book.keys.tolist(), book.scores.tolist(), strict=True):
+        cur, mask = key_to_words(int(k))
+        if bin(mask).count("1") == 8:
+            truth[str(_board(cur, mask))] = (s > 0) - (s < 0)
+    asked = []
+
+    class FakeDB:
+        def __init__(self, name):
+            assert name == "8-ply"
+
+        def get_book_value(self, board):
+            asked.append(board)
+            return truth[str(board)]
+
+    monkeypatch.setitem(sys.modules, "bitbully_databases",
+                        types.SimpleNamespace(BitBullyDatabases=FakeDB))
+    r = CliRunner().invoke(app, ["book", "crosscheck", str(tmp_path / "d.c4b")])
+    assert r.exit_code == 0, r.output
+    assert "40 entries with 8 discs" in r.output and "40 agree, 0 differ" in r.output
+    assert len(asked) == 40
+    first = next(iter(truth))
+    truth[first] = 1 - truth[first] if truth[first] != 1 else 0
+    r = CliRunner().invoke(app, ["book", "crosscheck", str(tmp_path / "d.c4b")])
+    assert r.exit_code == 1 and "MISMATCH" in r.output and "39 agree, 1 differ" in r.output
