@@ -55,45 +55,53 @@ def bench_book(console: Console, book_arg: str, sets: list[str], count: int, has
 
     bk = _load_book(book_arg)
     max_ply = bk.max_ply
+    # Three solvers, each with its own table: the book answering a score (what
+    # `c4tui solve` prints), the book with a best move as well (a book entry holds no move:
+    # finding one searches the children, one disc past the book), and no book.
     with_book = Solver(hash_mb=hash_mb, book=bk, threads=threads)
+    with_move = Solver(hash_mb=hash_mb, book=bk, threads=threads)
     without = Solver(hash_mb=hash_mb, book=None, threads=threads)
     warm = Position.from_moves("2252576253462244111563365343671351441")
-    with_book.solve(warm)  # load the kernels before timing
-    without.solve(warm)
+    for s in (with_book, with_move, without):
+        s.solve(warm)  # load the kernels before timing
     console.print(f"book: {len(bk):,} positions with {'/'.join(map(str, bk.ply_list))} discs, "
                   f"checksum {bk.checksum_hex[:16]}", soft_wrap=True)
 
     table = Table(title=f"c4tui bench --book: positions with at most {max_ply} discs, "
                         f"{hash_mb} MB, {threads} thread(s), table kept across a set")
-    for col in ("set", "n", "book ms", "book nodes", "no book ms", "no book nodes",
-                "time saved ×", "wrong"):
+    for col in ("set", "n", "book ms", "book nodes", "book+move ms", "no book ms",
+                "no book nodes", "time saved ×", "with move ×", "wrong"):
         table.add_column(col, justify="right", no_wrap=True)
     for name in sets:
         rows = [r for r in load_set(directory, name, 10**9) if len(r[0]) <= max_ply][:count]
         if not rows:
             console.print(f"{name}: no position with at most {max_ply} discs", style="yellow")
             continue
-        with_book.clear()
-        without.clear()
+        for s in (with_book, with_move, without):
+            s.clear()
         tb: list[float] = []
+        tm: list[float] = []
         tn: list[float] = []
         nb: list[int] = []
         nn: list[int] = []
         wrong = 0
         for moves, expected in rows:
             pos = Position.from_moves(moves)
-            r = with_book.solve(pos)
+            r = with_book.solve(pos, need_move=False)
             tb.append(r.micros / 1e3)
             nb.append(r.nodes)
             wrong += r.score != expected
-            r = without.solve(pos)
+            r = with_move.solve(pos)
+            tm.append(r.micros / 1e3)
+            wrong += r.score != expected or not pos.can_play(r.best_move)
+            r = without.solve(pos, need_move=False)
             tn.append(r.micros / 1e3)
             nn.append(r.nodes)
             wrong += r.score != expected
-        mb, mn = statistics.fmean(tb), statistics.fmean(tn)
+        mb, mm, mn = statistics.fmean(tb), statistics.fmean(tm), statistics.fmean(tn)
         table.add_row(name, str(len(rows)), f"{mb:.3f}", f"{statistics.fmean(nb):,.0f}",
-                      f"{mn:.3f}", f"{statistics.fmean(nn):,.0f}", f"{mn / max(mb, 1e-6):,.0f}",
-                      str(wrong))
+                      f"{mm:.3f}", f"{mn:.3f}", f"{statistics.fmean(nn):,.0f}",
+                      f"{mn / max(mb, 1e-6):,.0f}", f"{mn / max(mm, 1e-6):,.0f}", str(wrong))
         console.print(f"{name}: done", style="dim")
     console.print(table)
 
