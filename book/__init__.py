@@ -79,7 +79,7 @@ def load_default(reload: bool = False) -> Book | None:
             _status = "opening book disabled (C4TUI_BOOK=none)"
             return None
         if not path.exists():
-            _status = f"no opening book ({path.name} not built yet); searching without a book"
+            _status = f"no opening book ({path} is missing); searching without a book"
             log.warning("c4tui: %s", _status)
             return None
         try:
