@@ -67,9 +67,13 @@ async def test_exact_values_and_verdict():
         assert "no new threats → Black wins: acute" in info
 
 
+DEEP = "4453265514"  # past the 8-ply book: the search has real work to do
+
+
 @sync
 async def test_pause_step_and_path():
-    app = C4App(Position.from_moves("4453"),
+    # 10 discs: past the opening book, which would decide a shallower position at once
+    app = C4App(Position.from_moves(DEEP),
                 settings=SearchSettings(auto=False, node_limit=50_000_000))
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_for(pilot, lambda: engine_ready(app), LOAD_TIMEOUT, "the engine")
@@ -106,7 +110,7 @@ async def test_pause_step_and_path():
 
 @sync
 async def test_node_limit_and_live_updates():
-    app = C4App(Position.from_moves("4453"), settings=SearchSettings(auto=True))
+    app = C4App(Position.from_moves(DEEP), settings=SearchSettings(auto=True))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: engine_ready(app), LOAD_TIMEOUT, "the engine")
         await pilot.press("l")
@@ -125,6 +129,6 @@ async def test_node_limit_and_live_updates():
             "wins" in str(app.query_one("#analysis").render())
         # a new position starts a new search automatically
         await pilot.press("1")
-        assert app.position.digits() == "44531"
+        assert app.position.digits() == DEEP + "1"
         await wait_for(pilot, lambda: app.bridge.view(app.position).search_key
                        == app.position.key(), 10, "the new search")

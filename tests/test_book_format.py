@@ -95,7 +95,7 @@ def test_default_book_missing_or_corrupt_gives_none_and_one_warning(
     bad = tmp_path / "bad.c4b"
     bad.write_bytes(encode(book5)[:-3])
     try:
-        for target, expect in ((bad, "truncated"), (tmp_path / "nope.c4b", "not built")):
+        for target, expect in ((bad, "truncated"), (tmp_path / "nope.c4b", "is missing")):
             monkeypatch.setenv("C4TUI_BOOK", str(target))
             caplog.clear()
             with caplog.at_level(logging.WARNING, logger="c4tui.book"):
