@@ -580,3 +580,27 @@ def test_crosscheck_of_a_derived_book_checks_its_8_disc_entries(tmp_path, monkey
     truth[first] = 1 - truth[first] if truth[first] != 1 else 0
     r = CliRunner().invoke(app, ["book", "crosscheck", str(tmp_path / "d.c4b")])
     assert r.exit_code == 1 and "MISMATCH" in r.output and "39 agree, 1 differ" in r.output
+
+
+def test_shipped_book_agrees_with_the_independent_scores():
+    """The shipped default book (plies 0-8) against positions.txt, scored by independent
+    solvers: every position with at most 8 discs has the book's score, and with the book
+    the solver gives every column score of those with at most 7 discs (children in the
+    book) and of the empty board without searching a node."""
+    from c4tui.book import load_default
+    from c4tui.engine.solver import Solver
+    from testdata import load_positions
+
+    book = load_default(reload=True)
+    assert book is not None and book.ply_list == tuple(range(9)) and len(book) == 113_934
+    rows = [r for r in load_positions() if len(r[0]) <= 8]
+    assert len(rows) >= 150
+    solver = Solver(hash_mb=4, book=book)
+    for moves, score, cols in rows:
+        pos = Position.from_moves(moves)
+        assert book.get(pos) == score, moves
+        if len(moves) <= 7:
+            res = solver.analyze(pos)
+            assert list(res.scores) == cols and res.nodes == 0, moves
+    empty = solver.analyze(Position())
+    assert list(empty.scores) == [-2, -1, 0, 1, 0, -1, -2] and empty.nodes == 0
