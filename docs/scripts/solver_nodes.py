@@ -3,7 +3,7 @@
 Used to measure each solver change by the size of its tree, which does not depend on the
 machine's load (times do): ``python docs/scripts/solver_nodes.py [--sets a,b] [--hash MB]``.
 Every score is checked: Pons sets against their published scores, 8-disc positions against
-the book build's checkpoint where it has them.
+the shipped 8-ply book.
 """
 
 from __future__ import annotations
@@ -12,9 +12,8 @@ import argparse
 import time
 from pathlib import Path
 
-from c4tui.book.checkpoint import Checkpoint
+from c4tui.book import load
 from c4tui.book.enumeration import enumerate_positions
-from c4tui.book.format import NO_SCORE
 from c4tui.engine.position import Position
 from c4tui.engine.solver import Solver
 
@@ -28,12 +27,8 @@ def pons(name: str, n: int) -> list[tuple[str, int | None]]:
 
 def eight_ply(indices: list[int]) -> list[tuple[str, int | None]]:
     enum = enumerate_positions(8)
-    ck = Checkpoint.load(ROOT / "book" / "c4tui-8ply.c4ck")
-    out = []
-    for i in indices:
-        s = int(ck.scores[i])
-        out.append((enum.moves[i], None if s == NO_SCORE else s))
-    return out
+    book = load(ROOT / "book" / "c4tui-8ply.c4b")
+    return [(enum.moves[i], book.get(Position.from_moves(enum.moves[i]))) for i in indices]
 
 
 SETS = {
