@@ -29,8 +29,8 @@ from .solver_kernel import (
 from .tt import TranspositionTable
 
 MAX_THREADS = 64
-#: No bound: wider than any score (``solve_root`` clamps to the static bounds).
-_NO_LO, _NO_HI = -64, 64
+#: No floor: below any score (``solve_root`` clamps to the static bound).
+_NO_LO = -64
 #: With several threads, the main thread first searches alone for this many nodes.
 SOLO_NODES = 1 << 17
 
@@ -172,7 +172,6 @@ class Solver:
             np.uint64(mask),
             ply,
             lo,
-            _NO_HI,
             need_move,
             self.table.addr,
             self.table.bits,
@@ -203,11 +202,7 @@ class Solver:
             if self._stopped:  # stop() came while the flag was being cleared
                 ctx0[CTX_ABORT] = 1
             score, move, done = self._parallel(current, mask, ply, lo, need_move)
-        nodes = 0
-        for k, ctx in enumerate(self._ctx):
-            nodes += int(ctx[CTX_NODES])
-            self._acc_threads[k] += ctx[CTX_NODES]
-            self._acc += ctx
+        nodes = sum(self._account(k) for k in range(self.threads))
         if done < 0 or self._stopped:
             # Entries written while unwinding are consistent (aborted nodes store nothing).
             raise SearchAborted("search stopped")
@@ -250,6 +245,13 @@ class Solver:
         work(0)
         for t in helpers:
             t.join()
+
+    def _account(self, k: int) -> int:
+        """Add thread k's counters to the call's statistics; its nodes."""
+        ctx = self._ctx[k]
+        self._acc_threads[k] += ctx[CTX_NODES]
+        self._acc += ctx
+        return int(ctx[CTX_NODES])
 
     def _begin(self) -> int:
         self._stopped = False
@@ -376,9 +378,7 @@ class Solver:
                                      False)
                 with lock:
                     working[k] = None
-                    total[0] += int(ctx[CTX_NODES])
-                    self._acc_threads[k] += ctx[CTX_NODES]
-                    self._acc += ctx
+                    total[0] += self._account(k)
                     if task.score is None and not ctx[CTX_ABORT]:
                         task.score = int(score)
                         for j, t in enumerate(working):

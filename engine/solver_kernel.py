@@ -263,7 +263,7 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
             return alpha
 
     # Claimeven (Allis): Black answering in the same column bounds both sides' scores.
-    odd = possible(mask) & U_EVEN_ROWS  # next squares of the columns of odd height
+    odd = poss & U_EVEN_ROWS  # next squares of the columns of odd height
     if moves & 1 == 0:
         if beta > -1:
             ub = _claimeven_white(cur, cur ^ mask, free, odd)
@@ -323,11 +323,12 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
                 if ce == U0:
                     ub = NO_BOUND
                 else:
-                    ub = max(ub, -entry_lower(ce))
-                    if -entry_lower(ce) <= alpha:
+                    cub = -entry_lower(ce)  # the most this move can be worth
+                    ub = max(ub, cub)
+                    if cub <= alpha:
                         # This move's entry already proves it fails low: not searched.
                         skipped |= mv
-                        skip_value = max(skip_value, -entry_lower(ce))
+                        skip_value = max(skip_value, cub)
                 if ce != U0 and -entry_upper(ce) >= beta:
                     s = -entry_upper(ce)
                     store_i64p(ctx, CTX_ETC, load_i64p(ctx, CTX_ETC) + 1)
@@ -441,7 +442,7 @@ def _store(tt, bits, ctx, key, lower, upper, move, work):
 
 
 @njit(nogil=True, cache=True)
-def solve_root(cur, mask, moves, lo0, hi0, need_move, tt, bits, scratch, ctx, bk, bs, bn, bp):
+def solve_root(cur, mask, moves, lo0, need_move, tt, bits, scratch, ctx, bk, bs, bn, bp):
     """Exact score and a best move (column) of a position that is not over.
 
     Narrows the score with null-window searches: first win/draw/loss (the window at 0),
@@ -449,9 +450,9 @@ def solve_root(cur, mask, moves, lo0, hi0, need_move, tt, bits, scratch, ctx, bk
     close to 0, where this needs the fewest windows (the empty board: two), and each
     window re-uses the bounds the previous ones left in the table.
 
-    ``lo0 <= score <= hi0`` is known to the caller (e.g. from a parent's book score);
-    windows outside it are not searched. When the score turns out to be such a given
-    bound, no search proved a move for it: the move is then found by ``_move_for_score``
+    ``lo0 <= score`` is known to the caller (a floor from a parent's book score); no
+    window below it is searched. When the score turns out to be the floor, no search
+    proved a move for it: the move is then found by ``_move_for_score``
     if ``need_move``, else it is -1 (an analysis or the book builder needs scores only).
     """
     poss = possible(mask)
@@ -461,16 +462,13 @@ def solve_root(cur, mask, moves, lo0, hi0, need_move, tt, bits, scratch, ctx, bk
     store_i64p(ctx, CTX_ROOT, moves)
     if bp != 0:
         b = book_probe(bk, bs, bn, bp, cur, mask, moves)
-        if b != BOOK_MISS:
-            if not need_move:
-                return b, -1
-            return b, _move_for_score(cur, mask, moves, b, tt, bits, scratch, ctx, bk, bs, bn, bp)
+        if b != BOOK_MISS:  # the book stores no move: one is searched for if needed
+            return b, _move_for_score(cur, mask, moves, b, tt, bits, scratch, ctx, bk, bs, bn,
+                                      bp) if need_move else -1
     lo = -((SIZE - moves) // 2)
     hi = (SIZE + 1 - moves) // 2
-    static_lo = lo
+    hinted_lo = lo0 > lo
     lo = max(lo, lo0)
-    hi = min(hi, hi0)
-    hinted_lo = lo > static_lo
     best = -1
     key, mirrored = _table_key(cur, mask, moves)
     # Helper threads open with a neighbouring window (+1, -1, +2, ...): while the main
@@ -505,10 +503,9 @@ def solve_root(cur, mask, moves, lo0, hi0, need_move, tt, bits, scratch, ctx, bk
                     best = entry_move(e)
                     if best >= 0 and mirrored:
                         best = WIDTH - 1 - best
-    if best < 0 and hinted_lo:
-        if not need_move:
-            return lo, -1
-        return lo, _move_for_score(cur, mask, moves, lo, tt, bits, scratch, ctx, bk, bs, bn, bp)
+    if best < 0 and hinted_lo:  # the score is the floor: no search named a move
+        return lo, _move_for_score(cur, mask, moves, lo, tt, bits, scratch, ctx, bk, bs, bn,
+                                   bp) if need_move else -1
     if best < 0:
         # The score is the static bound (every move that does not lose at once is as
         # good as any other) or a forced loss: take a move that does not lose at once.

@@ -233,13 +233,19 @@ def test_step_iteration_gives_the_same_search():
     ctl.close()
 
 
-def test_set_node_limit_while_running():
+def _paused_unlimited_search() -> SearchController:
+    """A search of "44" without node limit, paused after it has started."""
     ctl = SearchController()
     ctl.start(Position.from_moves("44"), SearchOptions(node_limit=None, use_book=False))
-    # Set the limit relative to the nodes already searched: a fixed 30,000 raced with the
-    # running search, which on a loaded CI machine was past it before the limit arrived.
     ctl.pause()
     assert ctl.wait_paused(30)
+    return ctl
+
+
+def test_set_node_limit_while_running():
+    # Set the limit relative to the nodes already searched: a fixed 30,000 raced with the
+    # running search, which on a loaded CI machine was past it before the limit arrived.
+    ctl = _paused_unlimited_search()
     limit = ctl.snapshot().nodes + 30_000
     ctl.set_node_limit(limit)
     ctl.resume()
@@ -250,10 +256,7 @@ def test_set_node_limit_while_running():
 
 
 def test_node_limit_lowered_below_the_nodes_searched_stops_at_once():
-    ctl = SearchController()
-    ctl.start(Position.from_moves("44"), SearchOptions(node_limit=None, use_book=False))
-    ctl.pause()
-    assert ctl.wait_paused(30)
+    ctl = _paused_unlimited_search()
     searched = ctl.snapshot().nodes
     ctl.set_node_limit(max(1, searched // 2))  # takes effect when the search goes on
     ctl.resume()
