@@ -196,6 +196,58 @@ def _claimeven_black(black, white, free, odd):
 
 
 @njit(inline="always", nogil=True, cache=True)
+def _black_claims_no_four(bset, rest):
+    """Black to move, White following up: no four for Black in its squares ``bset``, also
+    with the one square it may take of the pair ``rest`` (two odd-height columns' next
+    squares, which White pairs up), if any."""
+    if rest == U0:
+        return True
+    a = _low_bit(rest)
+    b = rest ^ a
+    if (b & (b - U1)) != U0:
+        return False
+    return not has_four(bset | a) and not has_four(bset | b)
+
+
+@njit(inline="always", nogil=True, cache=True)
+def _oddthreat(white_thr, black, free, odd, white_to_move):
+    """White's odd threat (Allis: control of zugzwang). Returns White's first move (a
+    single bit; any non-zero word when Black is to move), or 0 if the rule does not apply.
+
+    White has a threat t on an odd row of column c. Once Black is to move with c of odd
+    height and every other column of even height, White answers every move in the same
+    column: it gets every odd-row square of c (t among them) and every even-row square
+    elsewhere. With two more columns of odd height White pairs them (a move in one is
+    answered in the other), so Black gets one of their next squares, of its choice. If
+    none of Black's choices gives it a four, Black never wins and White takes t: a White
+    win. White to move first sets up that parity: it plays in c if c has an even height,
+    else in one of the other columns of odd height.
+    """
+    cand = white_thr & U_ODD_ROWS
+    while cand != U0:
+        col = _COLS[column_of(_low_bit(cand))]
+        cand &= ~col
+        bset = black | (free & U_EVEN_ROWS & col) | (free & U_ODD_ROWS & ~col)
+        if has_four(bset):
+            continue
+        rest = odd & ~col
+        if not white_to_move:
+            if (odd & col) != U0 and _black_claims_no_four(bset, rest):
+                return U1
+        elif (odd & col) == U0:
+            if _black_claims_no_four(bset, rest):
+                return _low_bit(free & col)
+        else:
+            r = rest
+            while r != U0:
+                x = _low_bit(r)
+                r ^= x
+                if _black_claims_no_four(bset, rest ^ x):
+                    return x
+    return U0
+
+
+@njit(inline="always", nogil=True, cache=True)
 def _pairing(w, s0, s1, s2, s3):
     """Whether Black can pair the four odd-height columns (next squares s0..s3) so that
     White, taking one square of each pair, never gets a four with the squares ``w``."""
@@ -271,13 +323,26 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
                 beta = ub
                 if alpha >= beta:
                     return beta
-    elif alpha < 1:
-        lb, c = _claimeven_black(cur, cur ^ mask, free, odd)
-        if lb > alpha:
-            alpha = lb
+        # White's odd threat (zugzwang control the other way round): a White win.
+        if alpha < 1:
+            first = _oddthreat(winning_squares(cur, mask), cur ^ mask, free, odd, True)
+            if first != U0:
+                alpha = 1
+                if alpha >= beta:
+                    store_i64p(scratch, moves * SCRATCH_PER_PLY + CUT_SLOT, column_of(first))
+                    return alpha
+    else:
+        if beta > -1 and _oddthreat(opp_win, cur, free, odd, False) != U0:
+            beta = -1  # White's odd threat: Black loses
             if alpha >= beta:
-                store_i64p(scratch, moves * SCRATCH_PER_PLY + CUT_SLOT, column_of(c))
-                return alpha
+                return beta
+        if alpha < 1:
+            lb, c = _claimeven_black(cur, cur ^ mask, free, odd)
+            if lb > alpha:
+                alpha = lb
+                if alpha >= beta:
+                    store_i64p(scratch, moves * SCRATCH_PER_PLY + CUT_SLOT, column_of(c))
+                    return alpha
 
     if bp != 0:
         b = book_probe(bk, bs, bn, bp, cur, mask, moves)

@@ -7,7 +7,7 @@ import threading
 
 import pytest
 from c4tui.book import canonical_key, make_book, plies_mask, position_key
-from c4tui.engine.geometry import BOARD, EVEN_ROWS, ODD_ROWS
+from c4tui.engine.geometry import BOARD, EVEN_ROWS, ODD_ROWS, column_bits
 from c4tui.engine.position import Position, has_four
 from c4tui.engine.solver import SearchAborted, Solver
 from hypothesis import HealthCheck, given, settings
@@ -238,3 +238,86 @@ def test_claimeven_bound_and_best_move(solver: Solver, moves, score, cols) -> No
     res = solver.solve(pos)
     assert res.score == score
     assert cols[res.best_move] == score
+
+
+def _oddthreat_bound(pos: Position) -> tuple[int, int] | None:
+    """(lower, upper) bound on the score from White's odd threat, or None.
+
+    An independent (pure-Python) statement of the rule the solver uses: White has a threat
+    on an odd row (1, 3 or 5) of column c. With Black to move, c of odd height and every
+    other column of even height, White answers each move in the same column and gets every
+    odd-row square of c; two more columns of odd height are paired (a move in one is
+    answered in the other; Black gets the next square of one of them, its choice). White
+    to move first plays in c (even height) or in another column of odd height to reach
+    that. If Black's discs plus every square it can get hold no four, White wins.
+    """
+    if pos.is_over:
+        return None
+    free = BOARD & ~pos.mask
+    black = pos.stones(1)
+    heights = [pos.height(c) for c in range(7)]
+    for c in range(7):
+        col = column_bits(c)
+        if not pos.threats(0) & col & ODD_ROWS:
+            continue
+        black_sq = black | (free & EVEN_ROWS & col) | (free & ODD_ROWS & ~col)
+        if has_four(black_sq):
+            continue
+
+        def black_cannot_win(hts: list[int]) -> bool:  # Black to move, heights hts
+            if hts[c] % 2 == 0:
+                return False
+            pair = [x for x in range(7) if x != c and hts[x] % 2 == 1]
+            if len(pair) not in (0, 2):
+                return False
+            return all(not has_four(black_sq | 1 << (x * 7 + hts[x])) for x in pair)
+
+        if pos.ply % 2 == 1:
+            if black_cannot_win(heights):
+                return -99, -1
+            continue
+        for first in range(7):  # White's first move: c, or another column of odd height
+            if heights[first] < 6 and (first == c or heights[first] % 2 == 1):
+                after = heights[:first] + [heights[first] + 1] + heights[first + 1:]
+                if black_cannot_win(after):
+                    return 1, 99
+    return None
+
+
+def _scored_positions_and_children() -> list[tuple[str, int]]:
+    """Every position of positions.txt and every child that is not over, with its score."""
+    rows = []
+    for moves, score, cols in POSITIONS:
+        rows.append((moves, score))
+        for c, cs in enumerate(cols):
+            if cs is not None and not Position.from_moves(moves).is_winning_move(c):
+                rows.append((moves + str(c + 1), -cs))
+    for name in PONS_SAMPLES:
+        rows.extend(load_pons(name))
+    return rows
+
+
+ODDTHREAT = [(m, s) for m, s in _scored_positions_and_children()
+             if _oddthreat_bound(Position.from_moves(m)) is not None]
+
+
+def test_oddthreat_rule_holds_on_the_independent_scores() -> None:
+    """The rule applies to White and to Black to move in the data, and never disagrees with
+    the independent solvers' scores (positions.txt with its children, the Pons sets)."""
+    assert len(ODDTHREAT) >= 120
+    assert {len(m) % 2 for m, _ in ODDTHREAT} == {0, 1}
+    wrong = [(m, s) for m, s in ODDTHREAT
+             if not (lambda b: b[0] <= s <= b[1])(_oddthreat_bound(Position.from_moves(m)))]
+    assert wrong == []
+
+
+@pytest.mark.parametrize("moves,score", sample(ODDTHREAT, 60, 4), ids=lambda v: str(v)[:40])
+def test_oddthreat_positions_solve_with_a_best_move(solver: Solver, moves, score) -> None:
+    """Where the rule settles the root, the solver's move still achieves the score."""
+    pos = Position.from_moves(moves)
+    res = solver.solve(pos)
+    assert res.score == score
+    child = Position.from_moves(moves)
+    child.play(res.best_move)
+    if not child.is_over:
+        assert -solver.solve(child).score == score
