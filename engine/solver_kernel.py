@@ -216,18 +216,21 @@ def _oddthreat(white_thr, black, free, odd, white_to_move):
 
     White has a threat t on an odd row of column c. Once Black is to move with c of odd
     height and every other column of even height, White answers every move in the same
-    column: it gets every odd-row square of c (t among them) and every even-row square
-    elsewhere. With two more columns of odd height White pairs them (a move in one is
-    answered in the other), so Black gets one of their next squares, of its choice. If
-    none of Black's choices gives it a four, Black never wins and White takes t: a White
-    win. White to move first sets up that parity: it plays in c if c has an even height,
-    else in one of the other columns of odd height.
+    column: it gets every odd-row square of c (t among them, so Black never gets a square
+    of c above t) and every even-row square elsewhere. With two more columns of odd
+    height White pairs them (a move in one is answered in the other), so Black gets one
+    of their next squares, of its choice. If none of Black's choices gives it a four,
+    Black never wins and White takes t: a White win. White to move first sets up that
+    parity: it plays in c if c has an even height, else in one of the other columns of
+    odd height.
     """
     cand = white_thr & U_ODD_ROWS
     while cand != U0:
-        col = _COLS[column_of(_low_bit(cand))]
+        t = _low_bit(cand)  # the lowest odd threat of its column
+        col = _COLS[column_of(t)]
         cand &= ~col
-        bset = black | (free & U_EVEN_ROWS & col) | (free & U_ODD_ROWS & ~col)
+        # Black's squares before White reaches t (none of c above t: White wins first)
+        bset = black | (free & U_EVEN_ROWS & col & (t - U1)) | (free & U_ODD_ROWS & ~col)
         if has_four(bset):
             continue
         rest = odd & ~col

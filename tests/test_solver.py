@@ -246,10 +246,11 @@ def _oddthreat_bound(pos: Position) -> tuple[int, int] | None:
     An independent (pure-Python) statement of the rule the solver uses: White has a threat
     on an odd row (1, 3 or 5) of column c. With Black to move, c of odd height and every
     other column of even height, White answers each move in the same column and gets every
-    odd-row square of c; two more columns of odd height are paired (a move in one is
-    answered in the other; Black gets the next square of one of them, its choice). White
-    to move first plays in c (even height) or in another column of odd height to reach
-    that. If Black's discs plus every square it can get hold no four, White wins.
+    odd-row square of c, so it wins when it reaches the lowest such threat t; two more
+    columns of odd height are paired (a move in one is answered in the other; Black gets
+    the next square of one of them, its choice). White to move first plays in c (even
+    height) or in another column of odd height to reach that. If Black's discs plus every
+    square it can get before t (none of c above t) hold no four, White wins.
     """
     if pos.is_over:
         return None
@@ -258,13 +259,17 @@ def _oddthreat_bound(pos: Position) -> tuple[int, int] | None:
     heights = [pos.height(c) for c in range(7)]
     for c in range(7):
         col = column_bits(c)
-        if not pos.threats(0) & col & ODD_ROWS:
+        odd_threats = [r for r in range(0, 6, 2) if pos.threats(0) & 1 << (c * 7 + r)]
+        if not odd_threats:
             continue
-        black_sq = black | (free & EVEN_ROWS & col) | (free & ODD_ROWS & ~col)
+        # the squares of c above White's lowest odd threat come after White's win
+        below = sum(1 << (c * 7 + r) for r in range(odd_threats[0]))
+        black_sq = black | (free & EVEN_ROWS & below) | (free & ODD_ROWS & ~col)
         if has_four(black_sq):
             continue
 
-        def black_cannot_win(hts: list[int]) -> bool:  # Black to move, heights hts
+        def black_cannot_win(hts: list[int], c: int = c, black_sq: int = black_sq) -> bool:
+            """Black to move with the column heights ``hts``."""
             if hts[c] % 2 == 0:
                 return False
             pair = [x for x in range(7) if x != c and hts[x] % 2 == 1]
@@ -304,7 +309,7 @@ ODDTHREAT = [(m, s) for m, s in _scored_positions_and_children()
 def test_oddthreat_rule_holds_on_the_independent_scores() -> None:
     """The rule applies to White and to Black to move in the data, and never disagrees with
     the independent solvers' scores (positions.txt with its children, the Pons sets)."""
-    assert len(ODDTHREAT) >= 120
+    assert len(ODDTHREAT) >= 400
     assert {len(m) % 2 for m, _ in ODDTHREAT} == {0, 1}
     wrong = [(m, s) for m, s in ODDTHREAT
              if not (lambda b: b[0] <= s <= b[1])(_oddthreat_bound(Position.from_moves(m)))]
