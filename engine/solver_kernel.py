@@ -127,16 +127,32 @@ def _safe_moves(poss, opp_win):
 
 
 @njit(inline="always", nogil=True, cache=True)
-def _claimeven_white(white, black, free, odd):
+def _white_odd(free, black_thr, odd):
+    """The free odd-row squares White gets under Black's claimeven before Black wins: not
+    those above Black's lowest even-row threat of their column, which Black takes (and
+    wins with) first. The next squares ``odd`` of the columns of odd height do not count
+    as Black's: the pairing may give them to White."""
+    g = black_thr & U_EVEN_ROWS & ~odd
+    up = (g << U1) & UBOARD
+    up |= (up << U1) & UBOARD
+    up |= (up << U1) & UBOARD
+    up |= (up << U1) & UBOARD
+    up |= (up << U1) & UBOARD
+    return free & U_ODD_ROWS & ~up
+
+
+@njit(inline="always", nogil=True, cache=True)
+def _claimeven_white(white, black, free, odd, wodd):
     """Upper bound on the score of White, to move, from Black's claimeven (NO_BOUND: none).
 
     ``odd``: the next squares of the columns of odd height (all in even rows). Black answers
     every move in the same column, so it gets every free even-row square and White every
-    free odd-row one; with two odd-height columns Black answers a move in one of them in the
-    other (White gets one of their next squares, of its choice), with four it pairs them up.
+    free odd-row one (``wodd``: those White gets before Black wins, see ``_white_odd``);
+    with two odd-height columns Black answers a move in one of them in the other (White
+    gets one of their next squares, of its choice), with four it pairs them up.
     No four for White: at most a draw (0); a four for Black whatever White chose: -1.
     """
-    w = white | (free & U_ODD_ROWS)
+    w = white | wodd
     a = _low_bit(odd)  # the squares White may choose from: none, a and b, or four
     b = odd ^ a
     if odd == U0:
@@ -159,13 +175,14 @@ def _claimeven_white(white, black, free, odd):
 
 
 @njit(inline="always", nogil=True, cache=True)
-def _claimeven_black(black, white, free, odd):
+def _claimeven_black(black, white, free, odd, wodd):
     """(lower bound on the score of Black, to move, from claimeven; Black's first move).
 
     With one or three odd-height columns (next squares ``odd``) Black plays in one of them,
-    leaving White to move with none or two (see ``_claimeven_white``). (-NO_BOUND, 0): none.
+    leaving White to move with none or two (see ``_claimeven_white``, also for ``wodd``).
+    (-NO_BOUND, 0): none.
     """
-    w = white | (free & U_ODD_ROWS)
+    w = white | wodd
     c = _low_bit(odd)
     rest = odd ^ c
     o1 = U0  # the squares White may then choose from: none, or o1 and o2
@@ -321,7 +338,7 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
     odd = poss & U_EVEN_ROWS  # next squares of the columns of odd height
     if moves & 1 == 0:
         if beta > -1:
-            ub = _claimeven_white(cur, cur ^ mask, free, odd)
+            ub = _claimeven_white(cur, cur ^ mask, free, odd, _white_odd(free, opp_win, odd))
             if ub < beta:
                 beta = ub
                 if alpha >= beta:
@@ -340,7 +357,8 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
             if alpha >= beta:
                 return beta
         if alpha < 1:
-            lb, c = _claimeven_black(cur, cur ^ mask, free, odd)
+            lb, c = _claimeven_black(cur, cur ^ mask, free, odd,
+                                     _white_odd(free, winning_squares(cur, mask), odd))
             if lb > alpha:
                 alpha = lb
                 if alpha >= beta:

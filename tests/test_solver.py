@@ -8,7 +8,7 @@ import threading
 import pytest
 from c4tui.book import canonical_key, make_book, plies_mask, position_key
 from c4tui.engine.geometry import BOARD, EVEN_ROWS, ODD_ROWS, column_bits
-from c4tui.engine.position import Position, has_four
+from c4tui.engine.position import Position, has_four, winning_squares
 from c4tui.engine.solver import SearchAborted, Solver
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -171,6 +171,19 @@ def test_solving_a_finished_game_is_an_error(solver: Solver) -> None:
         solver.solve(Position.from_moves("1212121"))
 
 
+def _scored_positions_and_children() -> list[tuple[str, int]]:
+    """Every position of positions.txt and every child that is not over, with its score."""
+    rows = []
+    for moves, score, cols in POSITIONS:
+        rows.append((moves, score))
+        for c, cs in enumerate(cols):
+            if cs is not None and not Position.from_moves(moves).is_winning_move(c):
+                rows.append((moves + str(c + 1), -cs))
+    for name in PONS_SAMPLES:
+        rows.extend(load_pons(name))
+    return rows
+
+
 def _claimeven_bound(pos: Position) -> tuple[int, int] | None:
     """(lower, upper) bound on the score that Black's claimeven gives, or None.
 
@@ -180,13 +193,21 @@ def _claimeven_bound(pos: Position) -> tuple[int, int] | None:
     answers a move in one of them in the other, so White also gets one of their next
     squares (its choice); with four, Black pairs them up. Black to move with one or three
     columns of odd height plays in one of them first (any that leaves White no four).
+    Black wins when it reaches a threat of its own on an even row that is not the next
+    square of a column of odd height (those it may not get), so White's squares above such
+    a threat do not count.
     """
     free = BOARD & ~pos.mask
     white = pos.current if pos.ply % 2 == 0 else pos.current ^ pos.mask
     black = white ^ pos.mask
     odd_cols = [c for c in range(7) if pos.height(c) % 2 == 1]
     nxt = {c: 1 << (c * 7 + pos.height(c)) for c in odd_cols}
-    white_sq = white | (free & ODD_ROWS)
+    white_sq = white
+    for c in range(7):
+        sure = [r for r in range(1, 6, 2) if winning_squares(black, pos.mask) >> (c * 7 + r) & 1
+                and not (c in nxt and nxt[c] == 1 << (c * 7 + r))]
+        top = sure[0] if sure else 6  # White's squares of c stop at Black's first sure threat
+        white_sq |= free & ODD_ROWS & sum(1 << (c * 7 + r) for r in range(top))
     black_sq = black | (free & EVEN_ROWS)
 
     def white_safe(choices: list[int]) -> bool:  # no four for any square White may take
@@ -221,11 +242,22 @@ def _claimeven_bound(pos: Position) -> tuple[int, int] | None:
 
 
 CLAIMEVEN = [r for r in POSITIONS if _claimeven_bound(Position.from_moves(r[0])) is not None]
+CLAIMEVEN_ALL = [(m, s) for m, s in _scored_positions_and_children()
+                 if _claimeven_bound(Position.from_moves(m)) is not None]
 
 
 def test_claimeven_positions_are_in_the_data() -> None:
     assert len(CLAIMEVEN) >= 40  # both sides, all-even and two to four odd columns
     assert {len(m) % 2 for m, _, _ in CLAIMEVEN} == {0, 1}
+
+
+def test_claimeven_rule_holds_on_the_independent_scores() -> None:
+    """The rule never disagrees with the independent solvers' scores: positions.txt with
+    its children, and the Pons sets."""
+    assert len(CLAIMEVEN_ALL) >= 400
+    wrong = [(m, s) for m, s in CLAIMEVEN_ALL
+             if not (lambda b: b[0] <= s <= b[1])(_claimeven_bound(Position.from_moves(m)))]
+    assert wrong == []
 
 
 @pytest.mark.parametrize("moves,score,cols", CLAIMEVEN, ids=lambda v: str(v)[:40])
@@ -287,19 +319,6 @@ def _oddthreat_bound(pos: Position) -> tuple[int, int] | None:
                 if black_cannot_win(after):
                     return 1, 99
     return None
-
-
-def _scored_positions_and_children() -> list[tuple[str, int]]:
-    """Every position of positions.txt and every child that is not over, with its score."""
-    rows = []
-    for moves, score, cols in POSITIONS:
-        rows.append((moves, score))
-        for c, cs in enumerate(cols):
-            if cs is not None and not Position.from_moves(moves).is_winning_move(c):
-                rows.append((moves + str(c + 1), -cs))
-    for name in PONS_SAMPLES:
-        rows.extend(load_pons(name))
-    return rows
 
 
 ODDTHREAT = [(m, s) for m, s in _scored_positions_and_children()
