@@ -127,18 +127,23 @@ def _safe_moves(poss, opp_win):
 
 
 @njit(inline="always", nogil=True, cache=True)
-def _white_odd(free, black_thr, odd):
-    """The free odd-row squares White gets under Black's claimeven before Black wins: not
-    those above Black's lowest even-row threat of their column, which Black takes (and
-    wins with) first. The next squares ``odd`` of the columns of odd height do not count
-    as Black's: the pairing may give them to White."""
-    g = black_thr & U_EVEN_ROWS & ~odd
+def _above(g):
+    """The squares above the lowest square of ``g`` in each column."""
     up = (g << U1) & UBOARD
     up |= (up << U1) & UBOARD
     up |= (up << U1) & UBOARD
     up |= (up << U1) & UBOARD
     up |= (up << U1) & UBOARD
-    return free & U_ODD_ROWS & ~up
+    return up
+
+
+@njit(inline="always", nogil=True, cache=True)
+def _white_odd(free, black_thr, odd):
+    """The free odd-row squares White gets under Black's claimeven before Black wins: not
+    those above Black's lowest even-row threat of their column, which Black takes (and
+    wins with) first. The next squares ``odd`` of the columns of odd height do not count
+    as Black's: the pairing may give them to White."""
+    return free & U_ODD_ROWS & ~_above(black_thr & U_EVEN_ROWS & ~odd)
 
 
 @njit(inline="always", nogil=True, cache=True)
@@ -234,7 +239,8 @@ def _oddthreat(white_thr, black, free, odd, white_to_move):
     White has a threat t on an odd row of column c. Once Black is to move with c of odd
     height and every other column of even height, White answers every move in the same
     column: it gets every odd-row square of c (t among them, so Black never gets a square
-    of c above t) and every even-row square elsewhere. With two more columns of odd
+    of c above t) and every even-row square elsewhere (and wins at its lowest even-row
+    threat of a column before Black gets a square above it). With two more columns of odd
     height White pairs them (a move in one is answered in the other), so Black gets one
     of their next squares, of its choice. If none of Black's choices gives it a four,
     Black never wins and White takes t: a White win. White to move first sets up that
@@ -246,8 +252,11 @@ def _oddthreat(white_thr, black, free, odd, white_to_move):
         t = _low_bit(cand)  # the lowest odd threat of its column
         col = _COLS[column_of(t)]
         cand &= ~col
-        # Black's squares before White reaches t (none of c above t: White wins first)
-        bset = black | (free & U_EVEN_ROWS & col & (t - U1)) | (free & U_ODD_ROWS & ~col)
+        # Black's squares before White wins: none of c above t, and elsewhere none above
+        # White's lowest even-row threat of a column (the pairs' squares are not sure)
+        sure = _above(white_thr & U_EVEN_ROWS & ~odd & ~col)
+        bset = (black | (free & U_EVEN_ROWS & col & (t - U1))
+                | (free & U_ODD_ROWS & ~col & ~sure))
         if has_four(bset):
             continue
         rest = odd & ~col

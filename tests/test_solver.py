@@ -282,7 +282,9 @@ def _oddthreat_bound(pos: Position) -> tuple[int, int] | None:
     columns of odd height are paired (a move in one is answered in the other; Black gets
     the next square of one of them, its choice). White to move first plays in c (even
     height) or in another column of odd height to reach that. If Black's discs plus every
-    square it can get before t (none of c above t) hold no four, White wins.
+    square it can get before t (none of c above t) hold no four, White wins. (Elsewhere
+    White gets every even-row square but the pairs', so Black gets no square above such
+    a threat of White's either.)
     """
     if pos.is_over:
         return None
@@ -296,7 +298,12 @@ def _oddthreat_bound(pos: Position) -> tuple[int, int] | None:
             continue
         # the squares of c above White's lowest odd threat come after White's win
         below = sum(1 << (c * 7 + r) for r in range(odd_threats[0]))
-        black_sq = black | (free & EVEN_ROWS & below) | (free & ODD_ROWS & ~col)
+        black_sq = black | (free & EVEN_ROWS & below)
+        for x in range(7):  # elsewhere up to White's first sure even-row threat (it wins there)
+            sure = [r for r in range(1, 6, 2) if x != c and pos.threats(0) >> (x * 7 + r) & 1
+                    and not (heights[x] % 2 == 1 and heights[x] == r)]
+            top = sure[0] if sure else 6
+            black_sq |= free & ODD_ROWS & sum(1 << (x * 7 + r) for r in range(top)) & ~col
         if has_four(black_sq):
             continue
 
