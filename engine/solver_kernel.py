@@ -180,21 +180,38 @@ def _claimeven_white(white, black, free, odd, wodd):
 
 
 @njit(inline="always", nogil=True, cache=True)
-def _claimeven_black(black, white, free, odd, wodd):
+def _claimeven_black(black, white, free, odd, bthr, poss):
     """(lower bound on the score of Black, to move, from claimeven; Black's first move).
 
     With one or three odd-height columns (next squares ``odd``) Black plays in one of them,
-    leaving White to move with none or two (see ``_claimeven_white``, also for ``wodd``).
+    leaving White to move with none or two (see ``_claimeven_white``). With one, Black may
+    instead play on an odd row of an even-height column (``poss``: the next squares),
+    leaving two to pair. ``bthr``: Black's threats (see ``_white_odd``).
     (-NO_BOUND, 0): none.
     """
-    w = white | wodd
+    w = white | _white_odd(free, bthr, odd)
     c = _low_bit(odd)
     rest = odd ^ c
     o1 = U0  # the squares White may then choose from: none, or o1 and o2
     o2 = U0
+    black_move = U0
     if rest == U0:
         if has_four(w):
-            return -NO_BOUND, U0
+            # Black may instead play on an odd row of an even-height column s: White to
+            # move then has two columns of odd height, which Black pairs.
+            r = poss & U_ODD_ROWS
+            while r != U0:
+                sq = _low_bit(r)
+                r ^= sq
+                up = sq << U1
+                w2 = white | _white_odd(free ^ sq, bthr, odd | up)
+                if not has_four(w2 | c) and not has_four(w2 | up):
+                    black_move = sq
+                    o1, o2 = c, up
+                    break
+            if black_move == U0:
+                return -NO_BOUND, U0
+            c = black_move
     else:
         x2 = _low_bit(rest)
         x3 = rest ^ x2
@@ -212,7 +229,9 @@ def _claimeven_black(black, white, free, odd, wodd):
         else:
             return -NO_BOUND, U0
     feven = free & U_EVEN_ROWS
-    if has_four(black | (feven ^ o1)) and (o2 == U0 or has_four(black | (feven ^ o2))):
+    bl = black | black_move
+    feven &= ~black_move
+    if has_four(bl | (feven ^ o1)) and (o2 == U0 or has_four(bl | (feven ^ o2))):
         return 1, c
     return 0, c
 
@@ -366,8 +385,8 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
             if alpha >= beta:
                 return beta
         if alpha < 1:
-            lb, c = _claimeven_black(cur, cur ^ mask, free, odd,
-                                     _white_odd(free, winning_squares(cur, mask), odd))
+            lb, c = _claimeven_black(cur, cur ^ mask, free, odd, winning_squares(cur, mask),
+                                     poss)
             if lb > alpha:
                 alpha = lb
                 if alpha >= beta:

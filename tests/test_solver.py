@@ -192,22 +192,31 @@ def _claimeven_bound(pos: Position) -> tuple[int, int] | None:
     even-row square, White every free odd-row one. With two columns of odd height, Black
     answers a move in one of them in the other, so White also gets one of their next
     squares (its choice); with four, Black pairs them up. Black to move with one or three
-    columns of odd height plays in one of them first (any that leaves White no four).
-    Black wins when it reaches a threat of its own on an even row that is not the next
-    square of a column of odd height (those it may not get), so White's squares above such
-    a threat do not count.
+    columns of odd height plays in one of them first (any that leaves White no four); with
+    one, it may instead play on an odd row of a column of even height and pair the two
+    columns of odd height it leaves. Black wins when it reaches a threat of its own on an
+    even row that is not a paired square (those it may not get), so White's squares above
+    such a threat do not count.
     """
     free = BOARD & ~pos.mask
     white = pos.current if pos.ply % 2 == 0 else pos.current ^ pos.mask
     black = white ^ pos.mask
     odd_cols = [c for c in range(7) if pos.height(c) % 2 == 1]
     nxt = {c: 1 << (c * 7 + pos.height(c)) for c in odd_cols}
-    white_sq = white
-    for c in range(7):
-        sure = [r for r in range(1, 6, 2) if winning_squares(black, pos.mask) >> (c * 7 + r) & 1
-                and not (c in nxt and nxt[c] == 1 << (c * 7 + r))]
-        top = sure[0] if sure else 6  # White's squares of c stop at Black's first sure threat
-        white_sq |= free & ODD_ROWS & sum(1 << (c * 7 + r) for r in range(top))
+
+    def white_squares(free_: int, pairs: list[int]) -> int:
+        """White's discs and the free odd-row squares below Black's first sure threat of
+        each column (an even-row threat that is not a paired square)."""
+        sq = white
+        for c in range(7):
+            sure = [r for r in range(1, 6, 2)
+                    if winning_squares(black, pos.mask) >> (c * 7 + r) & 1
+                    and 1 << (c * 7 + r) not in pairs]
+            top = sure[0] if sure else 6
+            sq |= free_ & ODD_ROWS & sum(1 << (c * 7 + r) for r in range(top))
+        return sq
+
+    white_sq = white_squares(free, list(nxt.values()))
     black_sq = black | (free & EVEN_ROWS)
 
     def white_safe(choices: list[int]) -> bool:  # no four for any square White may take
@@ -232,6 +241,18 @@ def _claimeven_bound(pos: Position) -> tuple[int, int] | None:
     best = None
     if len(odd_cols) == 1 and white_safe([0]):
         best = 1 if black_wins([0]) else 0
+    elif len(odd_cols) == 1:
+        # Black plays on an odd row of an even-height column instead; White to move then
+        # has two columns of odd height, which Black pairs.
+        for x in range(7):
+            if pos.height(x) % 2 == 0 and pos.height(x) < 6:
+                s = 1 << (x * 7 + pos.height(x))
+                choices = [nxt[odd_cols[0]], s << 1]
+                w2 = white_squares(free & ~s, choices)
+                if all(not has_four(w2 | y) for y in choices):
+                    b2 = black | s | (free & EVEN_ROWS)
+                    best = 1 if all(has_four(b2 & ~y) for y in choices) else 0
+                    break
     if len(odd_cols) == 3:
         for c in odd_cols:
             choices = [nxt[o] for o in odd_cols if o != c]
