@@ -479,7 +479,18 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
     for i in range(WIDTH):
         mv = nonlosing & _COLS[_ORDER[i]]
         if mv != U0:
-            s = _move_score(cur, mask, mv, opp_win)
+            m2 = mask | mv
+            thr = winning_squares(cur | mv, m2)
+            now = thr & possible(m2)
+            if (now & (now - U1)) != U0 or (now & (thr >> U1)) != U0:
+                # Two threats to parry, or one with another right above it: the reply
+                # cannot stop the four after next, the best any move can do (hi). Settled
+                # here, the child costs no call, prefetch or probe.
+                c = _ORDER[i]
+                store_i64p(scratch, base + CUT_SLOT, c)
+                _store(tt, bits, ctx, key, hi, NO_BOUND, WIDTH - 1 - c if mirrored else c, 0)
+                return hi
+            s = popcount(thr & ~(opp_win << U1))  # as _move_score
             if i == pick:
                 s += 1 << 20
             store_i64p(scratch, base + i, s)

@@ -373,3 +373,45 @@ def test_oddthreat_positions_solve_with_a_best_move(solver: Solver, moves, score
     child.play(res.best_move)
     if not child.is_over:
         assert -solver.solve(child).score == score
+
+
+def _wins_after_next(pos: Position) -> int | None:
+    """A move (column) after which the opponent cannot stop a four with our next move, or
+    None: it must not lose at once (block the opponent's immediate threat if there is one,
+    not play under one of its threats; with two of them we are lost) and leave two threats
+    playable at once, or one with another of ours right above it."""
+    if pos.is_over or any(pos.is_winning_move(c) for c in pos.legal_moves()):
+        return None
+    theirs = pos.threats(1 - pos.to_move)
+    must = theirs & pos.playable_squares()
+    if must & (must - 1):
+        return None  # two threats of theirs to parry: lost
+    for c in pos.legal_moves():
+        sq = (pos.mask + (1 << c * 7)) & column_bits(c)
+        if (must and not must & sq) or theirs & sq << 1:
+            continue
+        child = Position.from_moves(pos.digits() + str(c + 1))
+        ours = child.threats(pos.to_move)
+        now = ours & child.playable_squares()
+        if bin(now).count("1") >= 2 or now & ours >> 1:
+            return c
+    return None
+
+
+WINS_AFTER_NEXT = [(m, s) for m, s in _scored_positions_and_children()
+                   if _wins_after_next(Position.from_moves(m)) is not None]
+
+
+def test_win_after_next_move_is_settled_with_its_move(solver: Solver) -> None:
+    """The parent settles a move that leaves two threats (or two stacked): the score is
+    the earliest win the rules allow, as the independent scores say, with a winning move."""
+    assert len(WINS_AFTER_NEXT) >= 100
+    for moves, score in sample(WINS_AFTER_NEXT, 60, 5):
+        pos = Position.from_moves(moves)
+        assert score == (42 - 1 - pos.ply) // 2, moves
+        solver.clear()
+        res = solver.solve(pos)
+        assert res.score == score, moves
+        assert res.nodes <= 3, moves  # one call per window: no child is visited
+        child = Position.from_moves(moves + str(res.best_move + 1))
+        assert -solver.solve(child).score == score, moves
