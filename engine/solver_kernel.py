@@ -482,10 +482,11 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
             m2 = mask | mv
             thr = winning_squares(cur | mv, m2)
             now = thr & possible(m2)
-            if (now & (now - U1)) != U0 or (now & (thr >> U1)) != U0:
-                # Two threats to parry, or one with another right above it: the reply
-                # cannot stop the four after next, the best any move can do (hi). Settled
-                # here, the child costs no call, prefetch or probe.
+            if (now & (now - U1)) != U0 or _safe_moves(possible(m2), thr) == U0:
+                # Two threats to parry, or every reply (the one block, if a threat must
+                # be parried) right under one of our threats: the four after next cannot
+                # be stopped, the best any move can do (hi). Settled here, the child
+                # costs no call, prefetch or probe.
                 c = _ORDER[i]
                 store_i64p(scratch, base + CUT_SLOT, c)
                 _store(tt, bits, ctx, key, hi, NO_BOUND, WIDTH - 1 - c if mirrored else c, 0)

@@ -379,7 +379,8 @@ def _wins_after_next(pos: Position) -> int | None:
     """A move (column) after which the opponent cannot stop a four with our next move, or
     None: it must not lose at once (block the opponent's immediate threat if there is one,
     not play under one of its threats; with two of them we are lost) and leave two threats
-    playable at once, or one with another of ours right above it."""
+    playable at once, or leave the opponent only replies right under a threat of ours (the
+    one block of a playable threat, or every move)."""
     if pos.is_over or any(pos.is_winning_move(c) for c in pos.legal_moves()):
         return None
     theirs = pos.threats(1 - pos.to_move)
@@ -393,7 +394,8 @@ def _wins_after_next(pos: Position) -> int | None:
         child = Position.from_moves(pos.digits() + str(c + 1))
         ours = child.threats(pos.to_move)
         now = ours & child.playable_squares()
-        if bin(now).count("1") >= 2 or now & ours >> 1:
+        replies = now or child.playable_squares()  # a threat of ours must be blocked
+        if bin(now).count("1") >= 2 or not replies & ~(ours >> 1):
             return c
     return None
 
@@ -414,4 +416,4 @@ def test_win_after_next_move_is_settled_with_its_move(solver: Solver) -> None:
         assert res.score == score, moves
         assert res.nodes <= 3, moves  # one call per window: no child is visited
         child = Position.from_moves(moves + str(res.best_move + 1))
-        assert -solver.solve(child).score == score, moves
+        assert (0 if child.is_over else -solver.solve(child).score) == score, moves
