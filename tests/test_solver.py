@@ -172,7 +172,8 @@ def test_solving_a_finished_game_is_an_error(solver: Solver) -> None:
 
 
 def _scored_positions_and_children() -> list[tuple[str, int]]:
-    """Every position of positions.txt and every child that is not over, with its score."""
+    """Every position of positions.txt and every child not won by its move (column scores
+    give the children's scores), and the Pons sets, with their scores."""
     rows = []
     for moves, score, cols in POSITIONS:
         rows.append((moves, score))
@@ -182,6 +183,13 @@ def _scored_positions_and_children() -> list[tuple[str, int]]:
     for name in PONS_SAMPLES:
         rows.extend(load_pons(name))
     return rows
+
+
+SCORED = _scored_positions_and_children()
+
+
+def _within(bound: tuple[int, int], score: int) -> bool:
+    return bound[0] <= score <= bound[1]
 
 
 def _claimeven_bound(pos: Position) -> tuple[int, int] | None:
@@ -263,7 +271,7 @@ def _claimeven_bound(pos: Position) -> tuple[int, int] | None:
 
 
 CLAIMEVEN = [r for r in POSITIONS if _claimeven_bound(Position.from_moves(r[0])) is not None]
-CLAIMEVEN_ALL = [(m, s) for m, s in _scored_positions_and_children()
+CLAIMEVEN_ALL = [(m, s) for m, s in SCORED
                  if _claimeven_bound(Position.from_moves(m)) is not None]
 
 
@@ -277,7 +285,7 @@ def test_claimeven_rule_holds_on_the_independent_scores() -> None:
     its children, and the Pons sets."""
     assert len(CLAIMEVEN_ALL) >= 400
     wrong = [(m, s) for m, s in CLAIMEVEN_ALL
-             if not (lambda b: b[0] <= s <= b[1])(_claimeven_bound(Position.from_moves(m)))]
+             if not _within(_claimeven_bound(Position.from_moves(m)), s)]
     assert wrong == []
 
 
@@ -349,7 +357,7 @@ def _oddthreat_bound(pos: Position) -> tuple[int, int] | None:
     return None
 
 
-ODDTHREAT = [(m, s) for m, s in _scored_positions_and_children()
+ODDTHREAT = [(m, s) for m, s in SCORED
              if _oddthreat_bound(Position.from_moves(m)) is not None]
 
 
@@ -359,7 +367,7 @@ def test_oddthreat_rule_holds_on_the_independent_scores() -> None:
     assert len(ODDTHREAT) >= 400
     assert {len(m) % 2 for m, _ in ODDTHREAT} == {0, 1}
     wrong = [(m, s) for m, s in ODDTHREAT
-             if not (lambda b: b[0] <= s <= b[1])(_oddthreat_bound(Position.from_moves(m)))]
+             if not _within(_oddthreat_bound(Position.from_moves(m)), s)]
     assert wrong == []
 
 
@@ -400,7 +408,7 @@ def _wins_after_next(pos: Position) -> int | None:
     return None
 
 
-WINS_AFTER_NEXT = [(m, s) for m, s in _scored_positions_and_children()
+WINS_AFTER_NEXT = [(m, s) for m, s in SCORED
                    if _wins_after_next(Position.from_moves(m)) is not None]
 
 
