@@ -499,6 +499,13 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
             store_i64p(scratch, base + i, -1)
     if hmove >= 0 and (nonlosing & _COLS[hmove]) == U0:
         hmove = -1
+    # No move wins after next (every child's reply then parries our threats), so no move
+    # is worth more than hi - 1: each child would only show this by its own bound.
+    if beta > hi - 1:
+        beta = hi - 1
+        if alpha >= beta:
+            _store(tt, bits, ctx, key, -NO_BOUND, max(beta, skip_value), -1, 0)
+            return max(beta, skip_value)
 
     store_i64p(ctx, CTX_INTERIOR, load_i64p(ctx, CTX_INTERIOR) + 1)
     alpha0 = alpha
