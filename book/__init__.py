@@ -1,7 +1,7 @@
 """The opening book: exact scores of every early position, built with our own solver.
 
 ``load_default()`` is what ``Solver(book="default")`` and the analysis search use: the book
-shipped in this package (``c4tui-8ply.c4b``), loaded once per process. A missing or corrupt
+shipped in this package (``c4tui-9ply.c4b``), loaded once per process. A missing or corrupt
 book gives one warning line (logger ``c4tui.book``) and ``None``: the engine then searches
 without a book. The environment variable ``C4TUI_BOOK`` may name another book file, or
 ``none`` to disable the default book.
@@ -48,7 +48,7 @@ __all__ = [
     "save",
 ]
 
-DEFAULT_BOOK_NAME = "c4tui-8ply.c4b"
+DEFAULT_BOOK_NAME = "c4tui-9ply.c4b"
 log = logging.getLogger("c4tui.book")
 
 _lock = threading.Lock()

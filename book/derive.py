@@ -4,8 +4,8 @@ A book of every position with n discs determines every position with fewer discs
 of a position is the best over its moves of minus the score of the child, and every child is
 either in the book, or a position whose side to move can win at once (score
 ``(43 - ply) // 2``, known without search), or, one ply further up, a derived position.
-So ``derive(book8, down_to=0)`` adds the 47 296 positions with 0-7 discs in a few seconds,
-and any position with up to 8 discs is then answered by a single probe.
+So ``derive(book9, down_to=0)`` adds the 113,934 positions with 0-8 discs in seconds,
+and any position with up to 9 discs is then answered by a single probe.
 """
 
 from __future__ import annotations

@@ -583,23 +583,23 @@ def test_crosscheck_of_a_derived_book_checks_its_8_disc_entries(tmp_path, monkey
 
 
 def test_shipped_book_agrees_with_the_independent_scores():
-    """The shipped default book (plies 0-8) against positions.txt, scored by independent
-    solvers: every position with at most 8 discs has the book's score, and with the book
-    the solver gives every column score of those with at most 7 discs (children in the
+    """The shipped default book (plies 0-9) against positions.txt, scored by independent
+    solvers: every position with at most 9 discs has the book's score, and with the book
+    the solver gives every column score of those with at most 8 discs (children in the
     book) and of the empty board without searching a node."""
     from c4tui.book import load_default
     from c4tui.engine.solver import Solver
     from testdata import load_positions
 
     book = load_default(reload=True)
-    assert book is not None and book.ply_list == tuple(range(9)) and len(book) == 113_934
-    rows = [r for r in load_positions() if len(r[0]) <= 8]
-    assert len(rows) >= 150
+    assert book is not None and book.ply_list == tuple(range(10)) and len(book) == 353_893
+    rows = [r for r in load_positions() if len(r[0]) <= 9]
+    assert len(rows) >= 175
     solver = Solver(hash_mb=4, book=book)
     for moves, score, cols in rows:
         pos = Position.from_moves(moves)
         assert book.get(pos) == score, moves
-        if len(moves) <= 7:
+        if len(moves) <= 8:
             res = solver.analyze(pos)
             assert list(res.scores) == cols and res.nodes == 0, moves
     empty = solver.analyze(Position())

@@ -3,7 +3,7 @@
 Used to measure each solver change by the size of its tree, which does not depend on the
 machine's load (times do): ``python docs/scripts/solver_nodes.py [--sets a,b] [--hash MB]``.
 Every score is checked: Pons sets against their published scores, 8-disc positions against
-the shipped 8-ply book.
+the shipped book.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def pons(name: str, n: int) -> list[tuple[str, int | None]]:
 
 def eight_ply(indices: list[int]) -> list[tuple[str, int | None]]:
     enum = enumerate_positions(8)
-    book = load(ROOT / "book" / "c4tui-8ply.c4b")
+    book = load(ROOT / "book" / "c4tui-9ply.c4b")
     return [(enum.moves[i], book.get(Position.from_moves(enum.moves[i]))) for i in indices]
 
 
