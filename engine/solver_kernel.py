@@ -103,11 +103,17 @@ def _table_key(cur, mask, moves):
 
 @njit(inline="always", nogil=True, cache=True)
 def _move_score(cur, mask, mv, opp_threats):
-    """How promising the move ``mv`` looks: the number of threats (empty squares completing
-    a four) the mover has after it, not counting threats right above an opponent's threat,
-    which can never be played out."""
+    """How promising the move ``mv`` looks (see ``_useful_threats``)."""
     m2 = mask | mv
-    return popcount(winning_squares(cur | mv, m2) & ~(opp_threats << U1))
+    return _useful_threats(winning_squares(cur | mv, m2), opp_threats)
+
+
+@njit(inline="always", nogil=True, cache=True)
+def _useful_threats(thr, opp_threats):
+    """The number of threats ``thr`` (empty squares completing a four) the mover has after
+    a move, not counting threats right above an opponent's threat, which can never be
+    played out."""
+    return popcount(thr & ~(opp_threats << U1))
 
 
 @njit(inline="always", nogil=True, cache=True)
@@ -229,8 +235,7 @@ def _claimeven_black(black, white, free, odd, bthr, poss):
         else:
             return -NO_BOUND, U0
     feven = free & U_EVEN_ROWS
-    bl = black | black_move
-    feven &= ~black_move
+    bl = black | black_move  # (its square is on an odd row: not in feven)
     if has_four(bl | (feven ^ o1)) and (o2 == U0 or has_four(bl | (feven ^ o2))):
         return 1, c
     return 0, c
@@ -481,8 +486,9 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
         if mv != U0:
             m2 = mask | mv
             thr = winning_squares(cur | mv, m2)
-            now = thr & possible(m2)
-            if (now & (now - U1)) != U0 or _safe_moves(possible(m2), thr) == U0:
+            p2 = possible(m2)
+            now = thr & p2
+            if (now & (now - U1)) != U0 or _safe_moves(p2, thr) == U0:
                 # Two threats to parry, or every reply (the one block, if a threat must
                 # be parried) right under one of our threats: the four after next cannot
                 # be stopped, the best any move can do (hi). Settled here, the child
@@ -491,7 +497,7 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
                 store_i64p(scratch, base + CUT_SLOT, c)
                 _store(tt, bits, ctx, key, hi, NO_BOUND, WIDTH - 1 - c if mirrored else c, 0)
                 return hi
-            s = popcount(thr & ~(opp_win << U1))  # as _move_score
+            s = _useful_threats(thr, opp_win)
             if i == pick:
                 s += 1 << 20
             store_i64p(scratch, base + i, s)

@@ -67,7 +67,9 @@ async def test_exact_values_and_verdict():
         assert "no new threats → Black wins: acute" in info
 
 
-DEEP = "233752167"  # past the 8-ply book, a draw the search does not settle in 50M nodes
+# 9 discs: in the book, but the analysis search never answers its root from it and the
+# children (10 discs) are past it; a draw the search does not settle in 50M nodes
+DEEP = "233752167"
 
 
 @sync
