@@ -1,4 +1,4 @@
-"""``c4tui analyze`` and ``c4tui selfplay`` (c4tui/cli_analyze.py)."""
+"""``c4tui analyze`` and ``c4tui selfplay`` (c4tui/cli/analyze.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import json
 from typer.testing import CliRunner
 
 from c4tui.cli import app
-from c4tui.cli_analyze import parse_option_set
+from c4tui.cli.analyze import parse_option_set
 
 runner = CliRunner()
 

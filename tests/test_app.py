@@ -253,7 +253,7 @@ async def test_engine_not_available_state():
 
 # ---------------------------------------------------------------------------- command line
 def test_open_targets(tmp_path, monkeypatch):
-    from c4tui.cli_open import resolve_target
+    from c4tui.cli.open import resolve_target
 
     monkeypatch.chdir(tmp_path)
     assert resolve_target([])[0].digits() == ""

@@ -11,7 +11,8 @@ import sys
 
 import typer
 
-from . import cli_analyze, cli_book, cli_open, cli_solve
+from . import analyze, bench, book, solve
+from . import open as open_cmd
 
 app = typer.Typer(
     add_completion=False,
@@ -20,7 +21,7 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
-for _module in (cli_open, cli_solve, cli_analyze, cli_book):
+for _module in (open_cmd, solve, analyze, bench, book):
     _module.register(app)
 
 

@@ -1,25 +1,14 @@
-"""``c4tui solve``: exact scores in the reference solver's format, and ``c4tui bench``."""
+"""``c4tui solve``: exact scores in the reference solver's format."""
 
 from __future__ import annotations
 
-import os
 import sys
 from typing import Annotated
 
 import typer
 
 from .errors import fail
-
-
-def default_threads() -> int:
-    """All cores of this machine."""
-    return max(1, os.cpu_count() or 1)
-
-
-def check_threads(threads: int) -> None:
-    """One-line error for an absurd ``--threads``."""
-    if not 1 <= threads <= 64:
-        fail(f"--threads {threads}: must be between 1 and 64")
+from .options import check_threads, default_threads
 
 
 def _solver(hash_mb: int, no_book: bool, threads: int = 1):
@@ -108,8 +97,5 @@ def format_stats(st) -> str:
 
 
 def register(app: typer.Typer) -> None:
-    """Add ``solve`` and ``bench`` to the CLI."""
+    """Add ``solve`` to the CLI."""
     app.command("solve")(solve)
-    from .bench import bench
-
-    app.command("bench")(bench)

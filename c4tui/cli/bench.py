@@ -19,17 +19,18 @@ from rich.console import Console
 from rich.table import Table
 
 from .errors import fail
+from .options import check_threads, default_threads
 
 DEFAULT_SETS = ("Test_L2_R2", "Test_L1_R2")
 
 
 def data_dir() -> Path:
     """The Pons benchmark sets: the repository's copy, else the shared test data."""
-    here = Path(__file__).resolve().parent.parent
+    here = Path(__file__).resolve().parents[2]  # the repository: c4tui/cli/bench.py
     for cand in (here / "tests" / "data" / "pons", here.parent / "shared" / "testdata" / "pons"):
         if cand.is_dir():
             return cand
-    raise FileNotFoundError("benchmark sets not found (tests/data/pons); pass --data DIR")
+    fail("benchmark sets not found (tests/data/pons); pass --data DIR")
 
 
 @dataclass
@@ -118,8 +119,6 @@ def bench(
     """Mean time and nodes per position, ours against BitBully's, and their ratio (no book)."""
     from c4tui.engine.position import Position
     from c4tui.engine.solver import Solver
-
-    from .cli_solve import check_threads, default_threads
 
     threads = default_threads() if threads is None else threads
     check_threads(threads)
@@ -257,3 +256,8 @@ def _bench_empty(console: Console, solver, other) -> None:
         console.print(f"BitBully: score {s}, {pdt:.1f} s, {n:,} nodes; "
                       f"time ratio {dt / pdt:.2f}, node ratio {r.nodes / n:.3f}")
     sys.stdout.flush()
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``bench`` to the CLI."""
+    app.command("bench")(bench)

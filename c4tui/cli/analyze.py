@@ -26,7 +26,7 @@ def _fail(msg: str) -> None:
 def parse_option_set(text: str, nodes: int | None, hash_mb: float):
     """``"no-quiescence,killers"`` -> SearchOptions (switch names as in SearchOptions;
     ``book`` stands for ``use_book``)."""
-    from .engine.search import SearchOptions
+    from c4tui.engine.search import SearchOptions
 
     opts = SearchOptions(node_limit=nodes, hash_mb=hash_mb)
     changes: dict[str, bool] = {}
@@ -57,7 +57,7 @@ def _iteration_json(rep) -> dict:
 
 
 def _bound(v: int) -> str:
-    from .engine.analysis_eval import INF
+    from c4tui.engine.analysis_eval import INF
 
     return "-inf" if v <= -INF else "+inf" if v >= INF else str(v)
 
@@ -65,7 +65,7 @@ def _bound(v: int) -> str:
 def _table(reps, ply: int):
     from rich.table import Table
 
-    from .engine.scores import describe
+    from c4tui.engine.scores import describe
 
     t = Table(title="iterative deepening (MILTON)", header_style="bold", pad_edge=False,
               box=None)
@@ -105,8 +105,8 @@ def register(app: typer.Typer) -> None:
         as_json: bool = typer.Option(False, "--json", help="one JSON object per line"),
     ) -> None:
         """Run MILTON's iterative-deepening analysis on a position."""
-        from .engine.position import IllegalMoveError, Position
-        from .engine.search import SearchController, SearchOptions
+        from c4tui.engine.position import IllegalMoveError, Position
+        from c4tui.engine.search import SearchController, SearchOptions
 
         try:
             pos = Position.parse(moves)
@@ -171,7 +171,7 @@ def register(app: typer.Typer) -> None:
                               "nodes": res.nodes, "depth": res.depth, "reason": res.reason,
                               "value": res.value}), flush=True)
         else:
-            from .engine.scores import describe
+            from c4tui.engine.scores import describe
 
             sc = describe(res.score, pos.ply) if res.band != "heuristic" else \
                 f"{res.score:+d} (heuristic)"
@@ -194,8 +194,8 @@ def register(app: typer.Typer) -> None:
         quiescence, extensions, killers, recognition, book, threat-ordering (prefix no- to
         turn off).
         """
-        from .engine.analysis_bench import openings as all_openings
-        from .engine.analysis_bench import selfplay as run
+        from c4tui.engine.analysis_bench import openings as all_openings
+        from c4tui.engine.analysis_bench import selfplay as run
 
         if nodes < 1:
             _fail(f"selfplay: --nodes {nodes}: expected a positive count")
