@@ -1,0 +1,84 @@
+"""User values typed on the command line or in the app: node counts and sizes in MB.
+
+No Textual, no engine: the CLI and the app both parse through here, so a value means the
+same everywhere and a bad one gets the same one-line message, which names the value::
+
+    >>> parse_count("2M", "--nodes")
+    2000000
+    >>> try:
+    ...     parse_mb("1.5", "--hash")
+    ... except UnitError as exc:
+    ...     print(exc)
+    --hash: 1.5 is not a whole number of MB
+
+Numbers are read as decimals (never floats), so ``1.0e400`` is simply too large, and
+``nan``, ``inf`` and fractions of a node or a megabyte are refused instead of rounded.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal, DecimalException
+
+#: Largest node count accepted anywhere (a week of search at today's speed).
+MAX_NODES = 10**12
+#: Largest hash size in MB: the analysis search's limit (engine/search.py). The exact
+#: solver's table could take 32768, but one option has one cap, in every command.
+MAX_HASH_MB = 4096
+
+_SUFFIXES = {"k": 10**3, "m": 10**6, "g": 10**9}
+
+
+class UnitError(ValueError):
+    """A value that cannot be used; the message is one line and names the value."""
+
+
+def _decimal(text: str, what: str, shown: str) -> Decimal:
+    try:
+        value = Decimal(text)
+    except DecimalException:
+        raise UnitError(f"{what}: {shown!r} is not a number") from None
+    if not value.is_finite():
+        raise UnitError(f"{what}: {shown!r} is not a number")
+    return value
+
+
+def _clip(text: str, width: int = 24) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _whole(value: Decimal, lo: int, hi: int, what: str, shown: str, unit: str) -> int:
+    """``value`` as an int in [lo, hi], else a one-line UnitError."""
+    if not lo <= value <= hi:  # before any rounding: 1e400 must not become an int
+        raise UnitError(f"{what}: {shown} is out of range ({lo:,} to {hi:,}{unit})")
+    if value != value.to_integral_value():
+        raise UnitError(f"{what}: {shown} is not a whole number{unit and ' of' + unit}")
+    return int(value)
+
+
+def parse_count(text: str, what: str, lo: int = 1, hi: int = MAX_NODES) -> int:
+    """A count such as ``10000``, ``1_000_000``, ``1e6``, ``500k``, ``2M`` or ``1.5G``.
+
+    ``what`` names the value in the message (``--nodes``, ``node limit``). Raises
+    :class:`UnitError` for anything that is not a whole number within ``[lo, hi]``.
+    """
+    shown = _clip(str(text).strip())
+    t = shown.lower().replace("_", "").replace(",", "")
+    mult = _SUFFIXES.get(t[-1:], 1)
+    if mult > 1:
+        t = t[:-1].rstrip()
+    value = _decimal(t, what, shown)
+    try:
+        value *= mult
+    except DecimalException:  # beyond Decimal's exponent range: too large anyway
+        raise UnitError(f"{what}: {shown} is out of range ({lo:,} to {hi:,})") from None
+    return _whole(value, lo, hi, what, shown, "")
+
+
+def parse_mb(text: str, what: str, lo: int = 1, hi: int = MAX_HASH_MB) -> int:
+    """A size in whole megabytes (MiB), such as ``64`` or ``1e3``; no suffixes.
+
+    A fraction is an error rather than silently rounded: tables come in whole MB.
+    """
+    shown = _clip(str(text).strip())
+    value = _decimal(shown.replace("_", ""), what, shown)
+    return _whole(value, lo, hi, what, shown, " MB")
