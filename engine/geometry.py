@@ -59,10 +59,7 @@ U_BOTTOM = np.uint64(BOTTOM)
 U_BOARD = np.uint64(BOARD)
 U_ODD_ROWS = np.uint64(ODD_ROWS)
 U_EVEN_ROWS = np.uint64(EVEN_ROWS)
-CENTER_ORDER_ARR = np.array(CENTER_ORDER, dtype=np.int64)
 COLUMN_MASKS = np.array([column_bits(c) for c in range(WIDTH)], dtype=np.uint64)
-BOTTOM_MASKS = np.array([bottom_bit(c) for c in range(WIDTH)], dtype=np.uint64)
-TOP_MASKS = np.array([top_bit(c) for c in range(WIDTH)], dtype=np.uint64)
 
 
 def _square_values() -> list[list[int]]:
@@ -85,4 +82,3 @@ def _square_values() -> list[list[int]]:
 
 #: ``SQUARE_VALUES[col][row]``: 3 4 5 7 5 4 3 on the bottom row, 5 8 11 13 11 8 5 in the middle.
 SQUARE_VALUES = _square_values()
-SQUARE_VALUES_ARR = np.array(SQUARE_VALUES, dtype=np.int64)

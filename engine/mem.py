@@ -16,15 +16,6 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-_INT_TYPES = {
-    "u64": (types.uint64, 64),
-    "i64": (types.int64, 64),
-    "u32": (types.uint32, 32),
-    "i32": (types.int32, 32),
-    "u8": (types.uint8, 8),
-    "i8": (types.int8, 8),
-}
-
 
 def _make_load(nbtype, bits, atomic):
     @intrinsic
@@ -79,14 +70,7 @@ store_i64 = _make_store(types.int64, 64, True)
 #: (a thread's scratch area and counters): the compiler may combine and reorder these.
 load_i64p = _make_load(types.int64, 64, False)
 store_i64p = _make_store(types.int64, 64, False)
-load_u32 = _make_load(types.uint32, 32, False)
-store_u32 = _make_store(types.uint32, 32, False)
-load_i32 = _make_load(types.int32, 32, False)
-store_i32 = _make_store(types.int32, 32, False)
-load_u8 = _make_load(types.uint8, 8, False)
-store_u8 = _make_store(types.uint8, 8, False)
 load_i8 = _make_load(types.int8, 8, False)
-store_i8 = _make_store(types.int8, 8, False)
 
 
 @intrinsic

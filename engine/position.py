@@ -78,11 +78,6 @@ def _four_squares(stones: int) -> list[tuple[int, int]]:
     return sorted(found)
 
 
-def column_name(col: int) -> str:
-    """Letter of a 0-based column: 0 -> ``a``."""
-    return COLUMN_NAMES[col]
-
-
 def square_name(col: int, row: int) -> str:
     """Algebraic name of a square, 0-based column and row: (3, 0) -> ``d1``."""
     return f"{COLUMN_NAMES[col]}{row + 1}"

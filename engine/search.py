@@ -8,31 +8,50 @@ in a background thread (the kernels release the GIL), can pause it exactly (the 
 sleeps in place, using no CPU), step it by iterations or nodes, limit its nodes, and
 offers a non-blocking :meth:`SearchController.snapshot` for a UI to poll.
 
-Scores: for the ``"exact"`` band (the result of a full-depth iteration: the solvers' exact
-score) and the ``"recognized"`` band (a proven win or loss before full depth, found by
-search or by the recognizer; the distance is the best found so far and may shrink with
-depth) ``score`` is in the solvers' convention (22 - k, see ``c4tui.engine.scores``).
-For the ``"heuristic"`` band it is MILTON's evaluation value: ``±(458 + discs)`` for an
-expected win/loss, 0 for an expected draw. ``value`` always holds the internal value (see
-``engine/analysis_eval.py`` for the bands).
+The records it publishes and their types (:class:`SearchState`, :class:`Band`,
+:class:`Score`, :class:`IterationReport`, :class:`Snapshot`, :class:`SearchResult`) live in
+:mod:`c4tui.engine.seam` (re-exported here). For the EXACT band (a full-depth iteration)
+and the RECOGNIZED band (a proven win or loss before full depth; the distance is the best
+found so far and may shrink with depth) ``score`` is in the solvers' convention (22 - k,
+see ``c4tui.engine.scores``); for the HEURISTIC band it is MILTON's evaluation value:
+``±(458 + discs)`` for an expected win/loss, 0 for an expected draw. ``value`` always
+holds the internal value (see ``engine/analysis_eval.py`` for the bands).
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
 from . import analysis_kernel as K
 from .analysis_eval import EG_WORDS, INF, REAL_MIN, REC, REC_MIN, WIN
 from .analysis_tt import ZOBRIST, new_buckets, new_table, table_entries
+from .book_line import book_answer
 from .geometry import CENTER_ORDER, H1, HEIGHT, SIZE, WIDTH
 from .mem import address
 from .position import Position
+from .scores import win_score
+from .seam import (
+    Band,
+    IterationReport,
+    PathEntry,
+    Score,
+    SearchResult,
+    SearchState,
+    Snapshot,
+    check_depth,
+    check_hash_mb,
+    check_node_limit,
+)
+from .solver import Solver
 
 __all__ = [
+    "Band",
+    "Score",
+    "SearchState",
     "SearchOptions",
     "IterationReport",
     "PathEntry",
@@ -63,89 +82,20 @@ class SearchOptions:
     use_book: bool = True  #: probe the opening book in the search, if one is installed
     hash_mb: float = 16  #: tables 1 and 2 together
     threat_ordering: bool = False  #: order moves by the threats they create (not MILTON's)
+    #: centre the aspiration window on the last value of the same iteration parity (the
+    #: heuristic value flips with the side that moves last at the horizon), not MILTON's
+    window_parity: bool = True
 
     def __post_init__(self) -> None:
-        if self.max_depth is not None and not 1 <= self.max_depth <= SIZE:
-            raise ValueError(f"max_depth {self.max_depth}: expected 1-{SIZE} or None")
-        if self.node_limit is not None and self.node_limit < 1:
-            raise ValueError(f"node_limit {self.node_limit}: expected a positive count or None")
-        if not 0.03 <= self.hash_mb <= 4096:
-            raise ValueError(f"hash_mb {self.hash_mb}: expected 0.03-4096")
-
-
-@dataclass(frozen=True)
-class IterationReport:
-    """One completed iteration (all its aspiration re-searches included)."""
-
-    depth: int
-    alpha: int  #: window of the last (successful) search of the iteration
-    beta: int
-    fail_highs: int  #: re-searches after a fail high (MTD(f): passes that failed high)
-    fail_lows: int
-    score: int  #: see the module docstring
-    band: str  #: "exact", "recognized" or "heuristic"
-    best_move: int  #: 0-based column
-    nodes: int  #: nodes of this iteration
-    nps: int
-    tt_probes: int  #: this iteration
-    tt_hits: int
-    hit_rate: float
-    tt_fill: float  #: share of used slots in tables 1 and 2
-    elapsed: float  #: seconds of this iteration (paused time excluded)
-    pv: tuple[int, ...]
-    value: int = 0  #: internal value (engine/analysis_eval.py)
-    total_nodes: int = 0  #: nodes since the start of the search
-    total_elapsed: float = 0.0
-
-
-@dataclass(frozen=True)
-class PathEntry:
-    """One ply of the path of a paused search: the node at distance ``ply`` from the root,
-    its window, and the move it is searching (``-1`` at the node where it paused) with the
-    move's index in that node's ordering."""
-
-    ply: int
-    move: int
-    alpha: int
-    beta: int
-    index: int
-
-
-@dataclass(frozen=True)
-class SearchResult:
-    """The answer of a finished search."""
-
-    best_move: int  #: 0-based column
-    score: int
-    band: str
-    pv: tuple[int, ...]
-    nodes: int
-    depth: int  #: depth of the last completed iteration (0: none completed)
-    reason: str  #: "done", "stopped" or "node_limit"
-    value: int = 0
-
-
-@dataclass(frozen=True)
-class Snapshot:
-    """What a UI polls a few times a second."""
-
-    state: str  #: idle, searching, paused, done, stopped, node_limit
-    depth: int  #: iteration in progress (or last)
-    nodes: int
-    nps: int
-    elapsed: float
-    best_move: int | None
-    score: int | None
-    band: str | None
-    iterations: tuple[IterationReport, ...] = field(default_factory=tuple)
-    result: SearchResult | None = None
-    value: int | None = None
+        check_depth(self.max_depth)
+        check_node_limit(self.node_limit)
+        check_hash_mb(self.hash_mb, lo=0.03)
 
 
 # ------------------------------------------------------------------ score bands
 
 
-def classify(value: int, exact_iteration: bool) -> tuple[int, str]:
+def classify(value: int, exact_iteration: bool) -> tuple[int, Band]:
     """``(score, band)`` of an internal root value (see the module docstring)."""
     a = abs(value)
     sign = 1 if value > 0 else -1
@@ -157,24 +107,39 @@ def classify(value: int, exact_iteration: bool) -> tuple[int, str]:
         if exact_iteration:
             if value != 0:  # a full-depth search has no heuristic leaf
                 raise AssertionError(f"full-depth value {value} is not exact")
-            return 0, "exact"
-        return value, "heuristic"
+            return 0, Band.EXACT
+        return value, Band.HEURISTIC
     score = sign * (SIZE // 2 + 1 - (n_end + 1) // 2)
     # Before full depth a proven result's distance is only the best found so far: a
     # quiescence-extended line can reach a slow win while a quicker one lies beyond the
     # horizon of a quiet line.
-    return score, "exact" if exact_iteration else "recognized"
+    return score, Band.EXACT if exact_iteration else Band.RECOGNIZED
 
 
-def _next_window(v: int) -> tuple[int, int]:
-    """MILTON's aspiration window after an iteration of value ``v`` (thesis 3.4)."""
+def _next_window(v: int, steps: int = 1) -> tuple[int, int]:
+    """MILTON's aspiration window ``steps`` iterations after one of value ``v`` (thesis
+    3.4): an expected win ``458 + discs`` gains a disc per ply, a proven result stays."""
     if v == 0:
         return -2, 2
     if 0 < v < 600:
-        return v, v + 2  # expected win: the next iteration should give v + 1
+        return v + steps - 1, v + steps + 1  # steps 1: the next iteration should give v + 1
     if -600 < v < 0:
-        return v - 2, v
+        return v - steps - 1, v - steps + 1
     return v - 1, v + 1  # recognized or real: does not change with depth
+
+
+def _window(values: dict[int, int], depth: int, parity: bool) -> tuple[int, int]:
+    """The aspiration window of iteration ``depth`` from the root values of the earlier
+    ones. With ``parity``, a heuristic value is predicted from the iteration two plies
+    back: the side that moves last at the horizon alternates, and so, often, does the
+    sign of the evaluation (the odd/even effect), which made every window miss."""
+    last = values.get(depth - 1)
+    if last is None:
+        return -INF, INF
+    same = values.get(depth - 2)
+    if parity and same is not None and abs(last) < REC_MIN and abs(same) < REC_MIN:
+        return _next_window(same, 2)
+    return _next_window(last)
 
 
 def _zkey(pos: Position) -> int:
@@ -199,8 +164,23 @@ def _load_book() -> object | None:
 # ------------------------------------------------------------------ controller
 
 
+@dataclass(frozen=True)
+class _Request:
+    """A search for the worker: ``cont`` continues the last one (tables and iterations
+    kept) one iteration deeper."""
+
+    pos: Position
+    opts: SearchOptions
+    gen: int
+    cont: bool = False
+
+
 class SearchController:
-    """Runs analysis searches in a background thread; every method returns promptly.
+    """Runs analysis searches in a worker thread; every method returns promptly.
+
+    :meth:`start` only hands the position to the worker (which stops the previous search,
+    allocates the tables and loads the book), so a UI may call it from its own thread.
+    Commands that arrive while the worker prepares apply to the new search once it runs.
 
     The controller owns the kernel buffers: the control array the kernel polls at every
     node, the path and PV tables, tables 1 and 2 (cleared at each start) and table 3 (the
@@ -220,8 +200,20 @@ class SearchController:
         self._eg = np.zeros(EG_WORDS, dtype=np.int64)
         self._rec = new_table(REC_ENTRIES)
         self._tt: np.ndarray | None = None  # tables 1 and 2, interleaved buckets
-        self._thread: threading.Thread | None = None
-        self._state = "idle"
+        self._thread: threading.Thread | None = None  # the worker, while it has work
+        self._request: _Request | None = None  # the next search for the worker
+        self._running = False  # the worker is preparing or running a search
+        self._gen = 0  # number of the newest search; older ones publish nothing
+        self._last: _Request | None = None  # the newest search (for a continuation)
+        # Until the worker has prepared the newest search, the control array still belongs
+        # to the previous one: commands are kept here and applied when the search begins.
+        self._setup = False
+        self._start_cmd = K.CMD_RUN
+        self._start_pause_at = K.NEVER
+        self._limit = _NO_LIMIT  # the node limit the user set
+        self._limit_lifted = False  # stepping past the node limit (restored on resume)
+        self._nodes_base = 0  # nodes shown while preparing (a continuation keeps its count)
+        self._state = SearchState.IDLE
         self._iterations: list[IterationReport] = []
         self._result: SearchResult | None = None
         self._depth = 0
@@ -232,147 +224,124 @@ class SearchController:
         self._paused_total = 0.0
         self._paused_since: float | None = None
         self._error: BaseException | None = None
-        self._pos: Position | None = None
         self._final_elapsed = 0.0
         self._pauses_seen = 0
         self._book: object | None = None  # kept alive: the kernel reads its arrays
+        self._exact: Solver | None = None  # answers roots that are in the books
 
     # -------------------------------------------------------------- commands
-    def start(self, pos: Position, opts: SearchOptions | None = None) -> None:
-        """Start searching ``pos`` (any running search is stopped first)."""
+    def start(self, pos: Position, opts: SearchOptions | None = None, *,
+              paused: bool = False) -> None:
+        """Search ``pos`` (the running search, if any, is stopped); returns at once.
+
+        ``paused``: prepare the search but wait for :meth:`resume` or a step.
+        """
         opts = opts or SearchOptions()
         if pos.is_over:
             raise ValueError("start: the game is over, there is nothing to search")
-        self.close()
-        entries = table_entries(opts.hash_mb)
-        if self._tt is None or len(self._tt) != entries * 4:
-            self._tt = new_buckets(entries)
-        else:
-            self._tt.fill(0)
-        self._kill.fill(-1)
-        c = self._ctl
-        c.fill(0)
-        c[K.C_PAUSE_AT] = K.NEVER
-        c[K.C_LIMIT] = opts.node_limit if opts.node_limit is not None else _NO_LIMIT
-        st = self._st
-        st[K.S_CTL] = address(c)
-        st[K.S_PATH] = address(self._path)
-        st[K.S_PV] = address(self._pv)
-        st[K.S_PVLEN] = address(self._pvlen)
-        st[K.S_T1] = address(self._tt)
-        st[K.S_T2] = address(self._tt) + 16
-        st[K.S_TMASK] = entries - 1
-        st[K.S_REC] = address(self._rec)
-        st[K.S_RECMASK] = REC_ENTRIES - 1
-        st[K.S_KILL] = address(self._kill)
-        st[K.S_ORDER] = address(self._order)
-        st[K.S_EG] = address(self._eg)
-        st[K.S_FLAGS] = (
-            (K.F_PVS if opts.pvs else 0)
-            | (K.F_QUIES if opts.quiescence else 0)
-            | (K.F_EXT if opts.extensions else 0)
-            | (K.F_KILL if opts.killers else 0)
-            | (K.F_RECOG if opts.recognition else 0)
-            | (K.F_THREATS if opts.threat_ordering else 0)
-        )
-        st[K.S_EXACT] = 0
-        self._book = _load_book() if opts.use_book else None
-        args = self._book.probe_args() if self._book is not None else (0, 0, 0, 0)
-        st[K.S_BOOK:K.S_BOOK + 4] = args
-        with self._lock:
-            self._pos = pos.copy()
-            self._iterations = []
-            self._result = None
-            self._depth = 0
-            self._step_iteration = False
-            self._driver_paused = False
-            self._pause_requested = False
-            self._paused_total = 0.0
-            self._paused_since = None
-            self._pauses_seen = 0
-            self._error = None
-            self._state = "searching"
-            self._t0 = time.perf_counter()
-        self._thread = threading.Thread(
-            target=self._run, args=(self._pos, opts), name="c4-analysis", daemon=True
-        )
-        self._thread.start()
+        with self._cond:
+            self._gen += 1
+            self._request = self._last = _Request(pos.copy(), opts, self._gen)
+            self._ctl[K.C_CMD] = K.CMD_STOP  # the running search unwinds within a node
+            self._publish_start(paused, opts.node_limit, keep=False)
+            self._ensure_worker()
 
     def pause(self) -> None:
         """Pause the search where it is (inside the kernel, at the next node)."""
         with self._cond:
-            if self._state != "searching":
+            if self._state is not SearchState.SEARCHING:
                 return
             self._pause_requested = True
-            self._ctl[K.C_CMD] = K.CMD_PAUSE
+            if self._setup:
+                self._start_cmd = K.CMD_PAUSE
+            else:
+                self._ctl[K.C_CMD] = K.CMD_PAUSE
             self._mark_paused()
 
     def resume(self) -> None:
         """Continue a paused search to its end (or its limits)."""
         with self._cond:
-            if self._state not in ("searching", "paused"):
+            if not self._state.active:
                 return
             self._step_iteration = False
+            if self._limit_lifted:  # the steps are over: the node limit holds again
+                self._limit_lifted = False
+                if not self._setup:
+                    self._ctl[K.C_LIMIT] = self._limit
             self._go()
 
-    def step_iteration(self) -> None:
+    def step_iteration(self) -> bool:
         """Run to the end of the next iteration (the current one if paused inside it),
-        then pause."""
+        then pause. A search that was stopped or reached its node limit continues one
+        iteration deeper, with its tables (stepping ignores the node limit until
+        :meth:`resume`). False if there is nothing to step (no search, or it is done)."""
         with self._cond:
-            if self._state not in ("searching", "paused"):
-                return
-            self._step_iteration = True
-            if self._is_paused_locked():
-                self._go()
+            if self._state.active:
+                self._step_iteration = True
+                if self._is_paused_locked():
+                    self._go()
+                return True
+            return self._continue_locked(step_iteration=True, pause_at=K.NEVER)
 
-    def step_nodes(self, n: int) -> None:
-        """Run ``n`` more nodes, then pause (counting continues across iterations)."""
+    def step_nodes(self, n: int) -> bool:
+        """Run ``n`` more nodes, then pause (counting continues across iterations); a
+        stopped search continues as in :meth:`step_iteration`. False if nothing to step."""
         if n < 1:
-            raise ValueError(f"step_nodes {n}: expected a positive count")
+            raise ValueError(f"step nodes {n}: expected a positive count")
         with self._cond:
-            if self._state not in ("searching", "paused"):
-                return
-            self._step_iteration = False
-            self._go(int(self._ctl[K.C_NODES]) + n)
+            if self._state.active:
+                self._step_iteration = False
+                base = self._nodes_base if self._setup else int(self._ctl[K.C_NODES])
+                self._go(base + n)
+                return True
+            res = self._result
+            return res is not None and self._continue_locked(
+                step_iteration=False, pause_at=res.nodes + n)
 
     def set_node_limit(self, n: int | None) -> None:
         """Change the node limit of the running search (None: unlimited)."""
-        if n is not None and n < 1:
-            raise ValueError(f"node limit {n}: expected a positive count or None")
-        self._ctl[K.C_LIMIT] = _NO_LIMIT if n is None else n
+        check_node_limit(n)
         with self._cond:
+            self._limit = _NO_LIMIT if n is None else n
+            if not self._setup and not self._limit_lifted:
+                self._ctl[K.C_LIMIT] = self._limit
             self._cond.notify_all()
 
     def stop(self) -> None:
-        """Ask the search to stop; returns at once (the thread ends within milliseconds)."""
+        """Ask the search to stop; returns at once (the worker ends it within milliseconds)."""
         with self._cond:
+            self._start_cmd = K.CMD_STOP
             self._ctl[K.C_CMD] = K.CMD_STOP
             self._cond.notify_all()
 
     def close(self, timeout: float = 5.0) -> None:
-        """Stop the search and join its thread."""
-        self.stop()
-        t = self._thread
-        if t is not None:
+        """Stop the search and wait for the worker to end."""
+        with self._cond:
+            if self._request is not None:  # never began: it ends here
+                self._request = None
+                if self._setup:
+                    self._finish(self._gen, SearchState.STOPPED, None)
+            self._start_cmd = K.CMD_STOP
+            self._ctl[K.C_CMD] = K.CMD_STOP
+            self._cond.notify_all()
+            t = self._thread
+        if t is not None and t is not threading.current_thread():
             t.join(timeout)
             if t.is_alive():  # pragma: no cover - would be a kernel bug
                 raise RuntimeError("analysis thread did not stop")
-        self._thread = None
 
     def wait(self, timeout: float | None = None) -> bool:
         """Block until the search ends; False on timeout. Not for the UI thread."""
-        t = self._thread
-        if t is None:
-            return True
-        t.join(timeout)
-        return not t.is_alive()
+        with self._cond:
+            return self._cond.wait_for(
+                lambda: self._request is None and not self._running, timeout)
 
     def wait_paused(self, timeout: float | None = None) -> bool:
         """Block until the search is actually paused, or has ended; False on timeout."""
         end = None if timeout is None else time.monotonic() + timeout
         while True:
             with self._lock:
-                if self._state not in ("searching", "paused") or self._is_paused_locked():
+                if not self._state.active or self._is_paused_locked():
                     return True
             if end is not None and time.monotonic() >= end:
                 return False
@@ -380,41 +349,43 @@ class SearchController:
 
     # ------------------------------------------------------------ queries
     @property
-    def state(self) -> str:
+    def state(self) -> SearchState:
         return self.snapshot().state
 
     def snapshot(self) -> Snapshot:
         """A consistent view of the search; never waits for the search."""
         with self._lock:
             state = self._state
-            if state in ("searching", "paused"):
-                state = "paused" if (self._pause_requested or self._is_paused_locked()) \
-                    else "searching"
-                if state == "paused":
+            if state.active:
+                paused = self._pause_requested or self._is_paused_locked()
+                state = SearchState.PAUSED if paused else SearchState.SEARCHING
+                if paused:
                     self._mark_paused()
-            nodes = int(self._ctl[K.C_NODES])
+            nodes = self._nodes_base if self._setup else int(self._ctl[K.C_NODES])
             elapsed = self._active()
             its = tuple(self._iterations)
             last = its[-1] if its else None
             res = self._result
+            top = res if res is not None else last
             return Snapshot(
                 state=state,
                 depth=self._depth,
                 nodes=nodes,
                 nps=int(nodes / elapsed) if elapsed > 0 else 0,
                 elapsed=elapsed,
-                best_move=res.best_move if res else (last.best_move if last else None),
-                score=res.score if res else (last.score if last else None),
-                band=res.band if res else (last.band if last else None),
+                best_move=top.best_move if top else None,
+                score=top.score if top else None,
+                band=top.band if top else None,
                 iterations=its,
                 result=res,
-                value=res.value if res else (last.value if last else None),
+                value=top.value if top else None,
+                preparing=self._setup and state.active,
             )
 
     def path(self) -> tuple[PathEntry, ...]:
         """The search path while the kernel is paused (empty otherwise)."""
         with self._lock:
-            if self._state not in ("searching", "paused") or not self._kernel_paused():
+            if not self._state.active or not self._kernel_paused():
                 return ()
             n = int(self._ctl[K.C_PATHLEN])
             p = self._path
@@ -435,10 +406,142 @@ class SearchController:
         return self._error
 
     # ------------------------------------------------------------ internals
+    def _publish_start(self, paused: bool, limit: int | None, keep: bool) -> None:
+        """Reset what a snapshot shows for a new search (``keep``: a continuation)."""
+        now = time.perf_counter()
+        if keep:
+            self._t0 = now - self._final_elapsed
+            self._nodes_base = self._result.nodes if self._result is not None else 0
+        else:
+            self._t0 = now
+            self._nodes_base = 0
+            self._iterations = []
+            self._limit = _NO_LIMIT if limit is None else limit
+        self._limit_lifted = False
+        self._result = None
+        self._depth = len(self._iterations) + 1
+        self._step_iteration = False
+        self._driver_paused = False
+        self._pause_requested = paused
+        self._start_cmd = K.CMD_PAUSE if paused else K.CMD_RUN
+        self._start_pause_at = K.NEVER
+        self._paused_total = 0.0
+        self._paused_since = now if paused else None
+        self._pauses_seen = 0
+        self._error = None
+        self._setup = True
+        self._state = SearchState.SEARCHING
+
+    def _continue_locked(self, step_iteration: bool, pause_at: int) -> bool:
+        last = self._last
+        if last is None or self._state not in (SearchState.STOPPED, SearchState.NODE_LIMIT):
+            return False
+        empties = SIZE - last.pos.ply
+        max_depth = empties if last.opts.max_depth is None else min(last.opts.max_depth,
+                                                                     empties)
+        if self._iterations and self._iterations[-1].depth >= max_depth:
+            return False
+        self._gen += 1
+        self._request = self._last = _Request(last.pos, last.opts, self._gen, cont=True)
+        self._publish_start(False, None, keep=True)
+        self._step_iteration = step_iteration
+        self._start_pause_at = pause_at
+        self._limit_lifted = True
+        self._ensure_worker()
+        return True
+
+    def _ensure_worker(self) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._work, name="c4-analysis", daemon=True)
+            self._thread.start()
+        self._cond.notify_all()
+
+    def _work(self) -> None:
+        """The worker: run the newest request, until there is none."""
+        while True:
+            with self._cond:
+                req = self._request
+                self._request = None
+                self._running = req is not None
+                if req is None:
+                    self._thread = None
+                    self._cond.notify_all()
+                    return
+            try:
+                self._run(req)
+            except BaseException as e:  # pragma: no cover - a bug: reported by .error
+                self._error = e
+                with self._lock:
+                    self._finish(req.gen, SearchState.STOPPED, None)
+            finally:
+                with self._cond:
+                    self._running = False
+                    self._cond.notify_all()
+
+    def _run(self, req: _Request) -> None:
+        self._prepare(req)
+        with self._cond:
+            if req.gen != self._gen:  # superseded while preparing
+                return
+            c = self._ctl
+            c[K.C_CMD] = self._start_cmd
+            c[K.C_PAUSE_AT] = self._start_pause_at
+            c[K.C_LIMIT] = K.NEVER if self._limit_lifted else self._limit
+            self._setup = False
+        self._search(req)
+
+    def _prepare(self, req: _Request) -> None:
+        """Tables, control words and book of a search (worker thread, without the lock:
+        a large table takes seconds to allocate)."""
+        opts = req.opts
+        c = self._ctl
+        counts = c[K.C_NODES], c[K.C_PROBES], c[K.C_HITS]
+        if not req.cont:
+            entries = table_entries(opts.hash_mb)
+            if self._tt is None or len(self._tt) != entries * 4:
+                self._tt = None  # free the old tables before allocating the new ones
+                self._tt = new_buckets(entries)
+            else:
+                self._tt.fill(0)
+            self._kill.fill(-1)
+        c.fill(0)
+        c[K.C_CMD] = K.CMD_PAUSE  # until the commands are applied
+        c[K.C_PAUSE_AT] = K.NEVER
+        if req.cont:  # counts run on across the continuation
+            c[K.C_NODES], c[K.C_PROBES], c[K.C_HITS] = counts
+        st = self._st
+        st[K.S_CTL] = address(c)
+        st[K.S_PATH] = address(self._path)
+        st[K.S_PV] = address(self._pv)
+        st[K.S_PVLEN] = address(self._pvlen)
+        st[K.S_T1] = address(self._tt)
+        st[K.S_T2] = address(self._tt) + 16
+        st[K.S_TMASK] = len(self._tt) // 4 - 1
+        st[K.S_REC] = address(self._rec)
+        st[K.S_RECMASK] = REC_ENTRIES - 1
+        st[K.S_KILL] = address(self._kill)
+        st[K.S_ORDER] = address(self._order)
+        st[K.S_EG] = address(self._eg)
+        st[K.S_FLAGS] = (
+            (K.F_PVS if opts.pvs else 0)
+            | (K.F_QUIES if opts.quiescence else 0)
+            | (K.F_EXT if opts.extensions else 0)
+            | (K.F_KILL if opts.killers else 0)
+            | (K.F_RECOG if opts.recognition else 0)
+            | (K.F_THREATS if opts.threat_ordering else 0)
+        )
+        st[K.S_EXACT] = 0
+        self._book = _load_book() if opts.use_book else None
+        args = self._book.probe_args() if self._book is not None else (0, 0, 0, 0)
+        st[K.S_BOOK:K.S_BOOK + 4] = args
+
     def _kernel_paused(self) -> bool:
-        return self._ctl[K.C_PAUSED] == 1 and self._ctl[K.C_PAUSES] != self._pauses_seen
+        return (not self._setup and self._ctl[K.C_PAUSED] == 1
+                and self._ctl[K.C_PAUSES] != self._pauses_seen)
 
     def _is_paused_locked(self) -> bool:
+        if self._setup:
+            return self._start_cmd == K.CMD_PAUSE
         return self._driver_paused or self._kernel_paused()
 
     def _mark_paused(self) -> None:
@@ -451,8 +554,10 @@ class SearchController:
             self._paused_since = None
 
     def _active(self) -> float:
-        if self._state not in ("searching", "paused") and self._result is not None:
+        if not self._state.active and self._result is not None:
             return self._final_elapsed
+        if self._state is SearchState.IDLE:
+            return 0.0
         now = time.perf_counter()
         t = now - self._t0 - self._paused_total
         if self._paused_since is not None:
@@ -460,15 +565,19 @@ class SearchController:
         return max(t, 0.0)
 
     def _go(self, pause_at: int = K.NEVER) -> None:
+        self._pause_requested = False
+        self._unmark_paused()
+        if self._setup:
+            self._start_cmd = K.CMD_RUN
+            self._start_pause_at = pause_at
+            return
         # Read the pause count before publishing the new target: a kernel that reaches a
         # near target (step_nodes(1)) between the two would otherwise count its pause into
         # the baseline, and the pause would never be seen.
         self._pauses_seen = int(self._ctl[K.C_PAUSES])
         self._ctl[K.C_PAUSE_AT] = pause_at
-        self._pause_requested = False
         self._ctl[K.C_CMD] = K.CMD_RUN
         self._driver_paused = False
-        self._unmark_paused()
         self._cond.notify_all()
 
     def _between_iterations(self) -> bool:
@@ -522,39 +631,71 @@ class SearchController:
             line.append(mv)
         return tuple(line)
 
-    def _run(self, pos: Position, opts: SearchOptions) -> None:
-        try:
-            self._search(pos, opts)
-        except BaseException as e:  # pragma: no cover - reported, never swallowed silently
-            self._error = e
-            with self._lock:
-                self._finish(pos, "stopped", None)
-            raise
+    def _abort_reason(self) -> SearchState:
+        aborted = self._ctl[K.C_ABORT] == K.ABORT_STOP
+        return SearchState.STOPPED if aborted else SearchState.NODE_LIMIT
 
-    def _search(self, pos: Position, opts: SearchOptions) -> None:
+    def _answer_from_book(self, pos: Position, gen: int) -> bool:
+        """A root in the books is answered from them: exact score, move and line (one
+        report, no iterations). False if the root is in no book."""
+        if self._exact is None or self._exact.book is not self._book:
+            self._exact = Solver(hash_mb=16, book=self._book)  # finds the moves (1 thread)
+        t0 = time.perf_counter()
+        ans = book_answer(pos, self._book, self._exact)
+        if ans is None:
+            return False
+        dt = time.perf_counter() - t0
+        value = int(K.book_value(ans.score, pos.ply))
+        rep = IterationReport(
+            depth=len(ans.pv), alpha=-INF, beta=INF, fail_highs=0, fail_lows=0,
+            score=ans.score, band=Band.EXACT, best_move=ans.best_move, nodes=ans.nodes,
+            nps=int(ans.nodes / dt) if dt > 0 else 0, tt_probes=0, tt_hits=0, hit_rate=0.0,
+            tt_fill=0.0, elapsed=dt, pv=ans.pv, value=value, total_nodes=ans.nodes,
+            total_elapsed=dt, from_book=True)
+        with self._lock:
+            if gen == self._gen:
+                self._iterations = [rep]
+            self._finish(gen, SearchState.DONE, SearchResult(
+                ans.best_move, ans.score, Band.EXACT, ans.pv, ans.nodes, len(ans.pv),
+                SearchState.DONE, value))
+        return True
+
+    def _search(self, req: _Request) -> None:
+        """The iterative-deepening driver (worker thread)."""
+        pos, opts, gen = req.pos, req.opts, req.gen
         legal = pos.legal_moves()
         empties = SIZE - pos.ply
         # a win at once needs no search
         for c in legal:
             if pos.is_winning_move(c):
+                score, value = win_score(pos.ply), WIN - pos.ply - 1
+                rep = IterationReport(
+                    depth=1, alpha=-INF, beta=INF, fail_highs=0, fail_lows=0, score=score,
+                    band=Band.EXACT, best_move=c, nodes=0, nps=0, tt_probes=0, tt_hits=0,
+                    hit_rate=0.0, tt_fill=0.0, elapsed=0.0, pv=(c,), value=value)
                 with self._lock:
-                    self._finish(pos, "done", SearchResult(
-                        c, (SIZE + 1 - pos.ply) // 2, "exact", (c,), 0, 1, "done",
-                        WIN - pos.ply - 1))
+                    if gen == self._gen:
+                        self._iterations = [rep]
+                    self._finish(gen, SearchState.DONE, SearchResult(
+                        c, score, Band.EXACT, (c,), 0, 1, SearchState.DONE, value))
                 return
+        if self._book is not None and self._answer_from_book(pos, gen):
+            return
         key = _zkey(pos)
         max_depth = empties if opts.max_depth is None else min(opts.max_depth, empties)
         ctl = self._ctl
-        last_v = 0
-        reason = "done"
-        window = (-INF, INF)
-        best_move = -1
-        for depth in range(1, max_depth + 1):
-            if not self._between_iterations():
-                reason = "stopped" if ctl[K.C_ABORT] == K.ABORT_STOP else "node_limit"
-                break
+        reason = SearchState.DONE
+        with self._lock:
+            done = list(self._iterations) if req.cont else []
+        best_move = done[-1].best_move if done else -1
+        values = {it.depth: it.value for it in done}  # root value of each iteration
+        for depth in range(len(done) + 1, max_depth + 1):
             with self._lock:
-                self._depth = depth
+                if gen == self._gen:
+                    self._depth = depth  # the iteration about to run (or paused before)
+            if not self._between_iterations():
+                reason = self._abort_reason()
+                break
             exact = depth >= empties
             self._st[K.S_EXACT] = 1 if exact else 0
             d2 = 2 * depth
@@ -566,7 +707,7 @@ class SearchController:
             it_pv: tuple[int, ...] = ()
             aborted = False
             if opts.mtdf:
-                g = last_v
+                g = values.get(depth - 1, 0)
                 lower, upper = -INF, INF
                 while lower < upper:
                     b = g + 1 if g == lower else g
@@ -585,7 +726,8 @@ class SearchController:
                             it_pv = self._pv_line()
                 v, alpha, beta = g, lower, upper
             else:
-                alpha, beta = window if opts.aspiration else (-INF, INF)
+                alpha, beta = (_window(values, depth, opts.window_parity) if opts.aspiration
+                               else (-INF, INF))
                 repeated = False
                 while True:
                     v = self._root(pos, key, d2, alpha, beta)
@@ -613,15 +755,14 @@ class SearchController:
                     it_move = int(self._pv[0])
                     it_pv = self._pv_line()
             if aborted:
-                reason = "stopped" if ctl[K.C_ABORT] == K.ABORT_STOP else "node_limit"
+                reason = self._abort_reason()
                 break
             if it_move < 0:  # lost at once whatever we play, or nothing better known
                 it_move = best_move if best_move >= 0 else _fallback_move(pos)
                 it_pv = (it_move,)
             it_pv = self._extend_pv(pos, key, it_pv, max(depth, len(it_pv)))
             best_move = it_move
-            last_v = v
-            window = _next_window(v)
+            values[depth] = v
             score, band = classify(v, exact)
             with self._lock:
                 el = self._active()
@@ -638,6 +779,8 @@ class SearchController:
                 elapsed=dt, pv=it_pv, value=int(v), total_nodes=nodes, total_elapsed=el,
             )
             with self._lock:
+                if gen != self._gen:  # superseded: the new search publishes
+                    return
                 self._iterations.append(rep)
                 if self._step_iteration:  # step_iteration(): pause after this one
                     self._step_iteration = False
@@ -653,17 +796,23 @@ class SearchController:
                                    int(ctl[K.C_NODES]), last.depth, reason, last.value)
             else:
                 mv = int(self._pv[0]) if self._pvlen[0] > 0 else _fallback_move(pos)
-                res = SearchResult(mv, 0, "heuristic", (mv,), int(ctl[K.C_NODES]), 0,
+                res = SearchResult(mv, 0, Band.HEURISTIC, (mv,), int(ctl[K.C_NODES]), 0,
                                    reason, 0)
-            self._finish(pos, reason, res)
+            self._finish(gen, reason, res)
 
-    def _finish(self, pos: Position, state: str, res: SearchResult | None) -> None:
+    def _finish(self, gen: int, state: SearchState, res: SearchResult | None) -> None:
+        """End search ``gen`` (lock held); nothing happens if a newer one was started."""
+        if gen != self._gen:
+            return
         self._unmark_paused()
         self._final_elapsed = max(time.perf_counter() - self._t0 - self._paused_total, 0.0)
         self._result = res
         self._state = state
         self._driver_paused = False
+        self._setup = False
+        self._depth = self._iterations[-1].depth if self._iterations else 0
         self._ctl[K.C_PAUSED] = 0
+        self._cond.notify_all()
 
     def _fill(self) -> float:
         # estimated from the first 16K buckets (addresses are hashed, so a fair sample),
@@ -712,6 +861,7 @@ def _warmup() -> None:
     for moves in ("4453", "5252153716735222535361161417246636774"):
         ctl.start(Position.from_moves(moves), SearchOptions(node_limit=2_000, use_book=True))
         ctl.wait()
+
     ctl.close()
 
 

@@ -187,8 +187,3 @@ class TranspositionTable:
     def clear(self) -> None:
         """Forget every entry."""
         self.words[:] = 0
-
-    def fill(self, sample: int = 1 << 16) -> float:
-        """Share of occupied slots, estimated on a sample of the table."""
-        n = min(sample, self.words.size)
-        return float(np.count_nonzero(self.words[:n])) / n

@@ -391,3 +391,92 @@ def test_step_nodes_while_running_pauses():
     assert len(ctl.path()) >= 1
     ctl.close()
     assert ctl.snapshot().state == "stopped"
+
+
+# ------------------------------------------------------------------ the typed seam
+
+
+def test_states_and_bands_are_enums_that_read_as_strings():
+    from c4tui.engine.seam import Band, Score, SearchState
+
+    res = run_search(Position.from_moves("4453"), SearchOptions(node_limit=5_000,
+                                                                use_book=False))
+    assert res.reason is SearchState.NODE_LIMIT and res.reason == "node_limit"
+    assert res.band is Band.HEURISTIC and str(res.band) == "heuristic"
+    assert res.pov == Score(res.score, Band.HEURISTIC)
+    pos = Position.from_moves("121212")
+    assert Score(18, Band.EXACT).words(pos) == "White wins in 1"
+    assert Score(18, Band.EXACT).short(pos.ply) == "W1"
+    assert (-Score(475, Band.HEURISTIC)).short(0) == "~L"
+    assert Score(-475, Band.HEURISTIC).words(pos) == "Black expected to win (eval -475)"
+
+
+def test_start_returns_at_once_even_for_large_tables():
+    ctl = SearchController()
+    t = time.perf_counter()
+    ctl.start(Position.from_moves("44"), SearchOptions(node_limit=None, hash_mb=512,
+                                                       use_book=False))
+    assert time.perf_counter() - t < 0.05  # the worker allocates the 512 MB
+    ctl.pause()  # a command during the preparation applies to the search
+    assert ctl.wait_paused(30)
+    assert ctl.snapshot().state == "paused"
+    ctl.start(Position.from_moves("4"), SearchOptions(node_limit=2_000, use_book=False))
+    assert ctl.wait(30) and ctl.result.reason == "node_limit"
+    assert ctl.snapshot().iterations[0].pv[0] in range(7)
+    ctl.close()
+
+
+def test_immediate_win_reports_one_iteration():
+    ctl = SearchController()
+    ctl.start(Position.from_moves("121212"), SearchOptions(use_book=False))
+    assert ctl.wait(10)
+    snap = ctl.snapshot()
+    assert snap.depth == 1 and len(snap.iterations) == 1
+    assert snap.iterations[0].pv == (0,) and snap.result.nodes == 0
+
+
+def test_step_after_the_node_limit_continues_one_iteration_deeper():
+    pos = Position.from_moves("4453")
+    ctl = SearchController()
+    ctl.start(pos, SearchOptions(node_limit=20_000, use_book=False))
+    assert ctl.wait(30)
+    before = ctl.snapshot()
+    assert before.state == "node_limit"
+    done = len(before.iterations)
+    assert ctl.step_iteration()
+    assert ctl.wait_paused(60)
+    snap = ctl.snapshot()
+    assert snap.state == "paused"
+    # the finished iterations are kept, exactly one more ran; the next one is pending
+    assert snap.iterations[:done] == before.iterations
+    assert [it.depth for it in snap.iterations] == list(range(1, done + 2))
+    assert snap.depth == done + 2 and snap.nodes > before.nodes
+    ctl.resume()  # the node limit holds again: the search ends at once
+    assert ctl.wait(10) and ctl.result.reason == "node_limit"
+    assert ctl.result.depth == done + 1
+    ctl.close()
+
+
+def test_step_after_a_finished_search_says_nothing_to_step():
+    ctl = SearchController()
+    ctl.start(Position.from_moves("5252153716735222535361161417246636774"),
+              SearchOptions(node_limit=None, use_book=False))
+    assert ctl.wait(30) and ctl.result.reason == "done"
+    assert not ctl.step_iteration()
+    assert ctl.snapshot().state == "done"
+
+
+def test_window_parity_saves_re_searches_and_keeps_the_answer():
+    """On a handful of openings the same-parity window re-searches less (the measured
+    figure over 200 positions is in docs/analysis.md) and the exact answers agree."""
+    re = {}
+    for parity in (False, True):
+        total = 0
+        for moves in ("4453", "44", "3344", "4412", "445566"):
+            res = SearchController()
+            res.start(Position.from_moves(moves), SearchOptions(
+                node_limit=100_000, use_book=False, window_parity=parity))
+            assert res.wait(60)
+            total += sum(it.fail_highs + it.fail_lows for it in res.snapshot().iterations)
+        re[parity] = total
+    assert re[True] < re[False], re

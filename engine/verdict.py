@@ -1,0 +1,18 @@
+"""MILTON's threat-fill verdict of a position, for a UI (the numba kernel stays inside)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .analysis_eval import threat_fill
+from .position import Position
+from .seam import ThreatVerdict
+
+
+def threat_verdict(pos: Position) -> ThreatVerdict:
+    """Who wins if no new threats appear (thesis 6.1); microseconds once compiled.
+
+    Call it off the UI thread the first time: it loads (or compiles) the kernel.
+    """
+    outcome, plies = threat_fill(np.uint64(pos.current), np.uint64(pos.mask))
+    return ThreatVerdict(int(outcome), int(plies))
