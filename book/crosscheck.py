@@ -73,3 +73,77 @@ def crosscheck_8ply(keys: np.ndarray, scores: np.ndarray, max_mismatches: int = 
         elif len(res.mismatches) < max_mismatches:
             res.mismatches.append((int(key), int(score), int(theirs)))
     return res
+
+
+# ------------------------------------------------------------- the 12-ply database
+def sample_indices(n: int, sample: int, seed: int) -> list[int]:
+    """``min(sample, n)`` distinct indices of ``range(n)``, sorted, from ``seed``."""
+    import random
+
+    return sorted(random.Random(seed).sample(range(n), min(sample, n)))
+
+
+def resolve_db12(db, indices, solve, progress=None, max_mismatches: int = 20) -> CrossCheck:
+    """(a) Re-solve database entries: ``solve(pos)`` (our solver, no book) against the
+    converted score of each entry ``indices`` of the 12-ply database ``db`` (a Book)."""
+    from .keys import key_to_position
+
+    res = CrossCheck()
+    for j, i in enumerate(indices):
+        key, theirs = int(db.keys[i]), int(db.scores[i])
+        ours = solve(key_to_position(key))
+        _count(res, key, ours, theirs, max_mismatches)
+        if progress is not None:
+            progress(j + 1, len(indices))
+    return res
+
+
+def minimax_value(pos, db, depth_left: int) -> int:
+    """Exact score of ``pos`` by minimax down to the database's 12 discs.
+
+    A side that can win at once scores that win; a 12-disc position is looked up (the
+    database leaves out exactly the positions with a win at once).
+    """
+    from c4tui.engine.scores import win_score
+
+    for c in range(WIDTH):
+        if pos.can_play(c) and pos.is_winning_move(c):
+            return win_score(pos.ply)
+    if depth_left == 0:
+        s = db.get(pos)
+        if s is None:
+            raise LookupError(f"{pos.digits()}: not in the 12-ply database")
+        return s
+    best = -100
+    for c in range(WIDTH):
+        if pos.can_play(c):
+            child = pos.copy()
+            child.play(c)
+            best = max(best, -minimax_value(child, db, depth_left - 1))
+    return best
+
+
+def minimax_book(book_keys, book_scores, db, indices, progress=None,
+                 max_mismatches: int = 20) -> CrossCheck:
+    """(b) Our book's entries ``indices`` (9 discs) against the score derived from the
+    database three plies down by minimax."""
+    from .keys import key_to_position
+
+    res = CrossCheck()
+    for j, i in enumerate(indices):
+        key, ours = int(book_keys[i]), int(book_scores[i])
+        pos = key_to_position(key)
+        theirs = minimax_value(pos, db, 12 - pos.ply)
+        _count(res, key, ours, theirs, max_mismatches)
+        if progress is not None:
+            progress(j + 1, len(indices))
+    return res
+
+
+def _count(res: CrossCheck, key: int, ours: int, theirs: int, max_mismatches: int) -> None:
+    res.checked += 1
+    res.by_outcome[("loss", "draw", "win")[(ours > 0) - (ours < 0) + 1]] += 1
+    if ours == theirs:
+        res.agree += 1
+    elif len(res.mismatches) < max_mismatches:
+        res.mismatches.append((key, ours, theirs))

@@ -91,15 +91,13 @@ class Book:
     scores: np.ndarray
     plies: int
     path: Path | None = None
-    checksum: bytes = field(default=b"")
+    _checksum: bytes = field(default=b"", repr=False)
 
     def __post_init__(self) -> None:
         self.keys = np.ascontiguousarray(self.keys, dtype=np.uint64)
         self.scores = np.ascontiguousarray(self.scores, dtype=np.int8)
         if self.keys.shape != self.scores.shape or self.keys.ndim != 1:
             raise BookError("book: keys and scores must be 1-D arrays of the same length")
-        if not self.checksum:
-            self.checksum = content_digest(self.keys, self.scores)
 
     def __len__(self) -> int:
         return int(self.keys.shape[0])
@@ -113,6 +111,13 @@ class Book:
     def max_ply(self) -> int:
         """The largest disc count in the book (-1 for an empty book)."""
         return max(self.ply_list, default=-1)
+
+    @property
+    def checksum(self) -> bytes:
+        """SHA-256 of the content (computed on first use: 40 ms for 4.5 million entries)."""
+        if not self._checksum:
+            self._checksum = content_digest(self.keys, self.scores)
+        return self._checksum
 
     @property
     def checksum_hex(self) -> str:
@@ -211,7 +216,7 @@ def decode(data: bytes, source: str = "book") -> Book:
         raise BookError(f"{source}: keys not strictly increasing")
     if n and (scores.min() < MIN_SCORE or scores.max() > MAX_SCORE):
         raise BookError(f"{source}: score out of range {MIN_SCORE}..{MAX_SCORE}")
-    return Book(keys, scores, plies, checksum=digest)
+    return Book(keys, scores, plies, _checksum=digest)
 
 
 def save(book: Book, path: str | os.PathLike) -> None:

@@ -11,6 +11,7 @@ of a position without decoding it.
 
 from __future__ import annotations
 
+import numpy as np
 from c4tui.engine.geometry import H1, HEIGHT, WIDTH
 from c4tui.engine.position import Position, has_four
 
@@ -96,3 +97,13 @@ def key_to_position(key: int) -> Position:
     pos = Position.from_moves([c + 1 for c in key_to_moves(key)])
     assert pos.current + pos.mask == key
     return pos
+
+
+def mirror_keys(keys: np.ndarray) -> np.ndarray:
+    """:func:`mirror_key` of every key of a ``uint64`` array."""
+    keys = np.asarray(keys, dtype=np.uint64)
+    out = np.zeros_like(keys)
+    col = np.uint64(_COL)
+    for c in range(WIDTH):
+        out |= ((keys >> np.uint64(c * H1)) & col) << np.uint64((WIDTH - 1 - c) * H1)
+    return out

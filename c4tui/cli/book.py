@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import random
 import time
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
+
+from .books import prepare_books
 
 book_app = typer.Typer(
     help="The opening book: exact scores of every early position.",
@@ -22,6 +23,8 @@ _err = Console(stderr=True, soft_wrap=True)
 
 def register(app: typer.Typer) -> None:
     """Add the ``book`` command group to the CLI."""
+    from . import book_check  # noqa: F401  (verify and crosscheck join book_app)
+
     app.add_typer(book_app, name="book")
 
 
@@ -149,9 +152,14 @@ def info(
         Path | None, typer.Argument(help="Book or checkpoint [default: shipped book].")
     ] = None,
 ):
-    """Show a book's plies, entries, size and checksum (or a checkpoint's progress)."""
+    """Every book in use (plies, entries, source, licence, checksum), or one book file's
+    details (or a checkpoint's progress)."""
     from c4tui.book import BookError, load
     from c4tui.book.checkpoint import Checkpoint, CheckpointError, is_checkpoint
+
+    if path is None:
+        _books_in_use()
+        return
 
     p = _book_path(path)
     ck_default = p.with_suffix(".c4ck")
@@ -192,6 +200,26 @@ def info(
     )
 
 
+def _books_in_use() -> None:
+    import c4tui.book as pkg
+
+    prepare_books(_err)
+    infos = pkg.books_in_use()
+    for i, b in enumerate(infos):
+        if i:
+            _out.print()
+        _rows([
+            ("book", b.name),
+            ("plies", ", ".join(map(str, b.plies))),
+            ("entries", str(b.entries)),
+            ("source", b.source),
+            ("licence", b.licence),
+            ("file", str(b.path)),
+            ("checksum", f"sha256:{b.checksum}"),
+        ])
+    _out.print(pkg.default_status(), highlight=False)
+
+
 def _print_checkpoint(p: Path, ck) -> None:
     done = ck.solved
     secs = ck.done_seconds()
@@ -212,115 +240,6 @@ def _print_checkpoint(p: Path, ck) -> None:
             )
         )
     _rows(rows)
-
-
-def _entries(path: Path | None):
-    """(keys, scores, label) of a book, or of the solved part of a full-build checkpoint."""
-    import numpy as np
-
-    from c4tui.book import BookError, load
-    from c4tui.book.checkpoint import Checkpoint, CheckpointError, build_identity, is_checkpoint
-    from c4tui.book.enumeration import enumerate_positions
-    from c4tui.book.format import NO_SCORE
-
-    p = _book_path(path)
-    if path is None and not p.exists() and p.with_suffix(".c4ck").exists():
-        p = p.with_suffix(".c4ck")
-    try:
-        if is_checkpoint(p):
-            ck = Checkpoint.load(p)
-            enum = enumerate_positions(ck.ply)
-            if build_identity(ck.ply, "", enum.keys) != ck.identity:
-                _fail(f"{p}: not a checkpoint of a full build (built below a --root?)")
-            done = ck.scores != NO_SCORE
-            return enum.keys[done], ck.scores[done], (ck.ply,), f"solved entries of {p.name}"
-        book = load(p)
-        return book.keys, book.scores, book.ply_list, f"entries of {p.name}"
-    except (BookError, CheckpointError) as exc:
-        _fail(str(exc))
-    return np.zeros(0, np.uint64), np.zeros(0, np.int8), (), ""  # not reached
-
-
-@book_app.command()
-def verify(
-    path: Annotated[
-        Path | None, typer.Argument(help="Book or checkpoint [default: shipped book].")
-    ] = None,
-    sample: Annotated[int, typer.Option("--sample", "-n", help="Entries to re-solve.")] = 20,
-    seed: Annotated[
-        int | None, typer.Option("--seed", help="Random seed (default: random).")
-    ] = None,
-    hash_mb: Annotated[int, typer.Option("--hash-mb")] = 64,
-) -> None:
-    """Re-solve SAMPLE random entries without the book and compare the scores."""
-    from c4tui.book import key_to_position
-    from c4tui.engine.solver import Solver
-
-    if sample < 1:
-        _fail(f"--sample {sample}: expected >= 1")
-    keys, scores, _, what = _entries(path)
-    if not len(keys):
-        _fail(f"no {what}: nothing to verify")
-    seed = random.randrange(1 << 30) if seed is None else seed
-    rng = random.Random(seed)
-    idx = sorted(rng.sample(range(len(keys)), min(sample, len(keys))))
-    solver = Solver(hash_mb=hash_mb, book=None)
-    bad = 0
-    t0 = time.perf_counter()
-    for i in idx:
-        key, want = int(keys[i]), int(scores[i])
-        pos = key_to_position(key)
-        got = solver.solve(pos).score
-        if got != want:
-            bad += 1
-            _out.print(f"MISMATCH {pos.digits()}: book {want}, solver {got}", highlight=False)
-    dt = time.perf_counter() - t0
-    _out.print(
-        f"verified {len(idx)} {what} (seed {seed}) in {dt:.1f} s: "
-        f"{len(idx) - bad} agree, {bad} differ",
-        highlight=False,
-    )
-    if bad:
-        raise typer.Exit(1)
-
-
-@book_app.command()
-def crosscheck(
-    path: Annotated[
-        Path | None, typer.Argument(help="8-ply book or checkpoint [default: shipped book].")
-    ] = None,
-) -> None:
-    """Compare win/draw/loss of every entry with bitbully-databases' 8-ply database."""
-    from c4tui.book.crosscheck import crosscheck_8ply
-
-    keys, scores, plies, what = _entries(path)
-    if 8 not in plies:
-        _fail(f"{what}: plies {plies}; the database covers 8 plies only")
-    if plies != (8,):  # a derived book: check its 8-disc entries
-        import numpy as np
-
-        from c4tui.book.keys import key_to_words
-
-        eight = np.array([bin(key_to_words(int(k))[1]).count("1") == 8 for k in keys.tolist()],
-                         dtype=bool)
-        keys, scores = keys[eight], scores[eight]
-        what = f"{what} (its {len(keys)} entries with 8 discs)"
-    try:
-        res = crosscheck_8ply(keys, scores)
-    except ImportError as exc:
-        _fail(str(exc))
-        return
-    for key, ours, theirs in res.mismatches:
-        _out.print(f"MISMATCH key {key:#x}: ours {ours}, database {theirs:+d}", highlight=False)
-    o = res.by_outcome
-    _out.print(
-        f"cross-checked {res.checked} {what} against bitbully-databases 8-ply: "
-        f"{res.agree} agree, {res.checked - res.agree} differ "
-        f"(ours: {o['win']} wins, {o['draw']} draws, {o['loss']} losses)",
-        highlight=False,
-    )
-    if not res.ok:
-        raise typer.Exit(1)
 
 
 @book_app.command()

@@ -1,0 +1,216 @@
+"""The 12-ply database of ``bitbully-databases``, converted once into our book layout.
+
+``book_12ply_distances.dat`` (MIT licence, Markus Thill's BitBully) holds the exact score,
+with win distance, of every position with 12 discs in which the side to move cannot win at
+once; of a position and its mirror image only one is stored. Each entry is 5 bytes:
+
+* a 32-bit big-endian code of the board, compared as a signed integer (the file is sorted
+  by it): columns left to right, each bottom to top, a first-player disc ``10``, a
+  second-player disc ``11``, the end of a column ``0`` (also after a full column), then one
+  ``0`` bit of padding: 7 + 2 * 12 + 1 = 32 bits;
+* a signed byte: 0 a draw; ``100 - d`` a win for the side to move (the first player, as 12
+  discs are on the board) in ``d`` more plies, ``-(100 - d)`` a loss in ``d`` plies.
+
+A win in ``d`` plies ends the game with the first player's ``(13 + d) / 2``-th disc, a loss
+with the second player's ``(12 + d) / 2``-th: that gives our score ``22 - k`` (negated for
+a loss). Both the key layout and this mapping are checked against our own solver
+(``c4tui book crosscheck --db12``, docs/book.md).
+
+Decoding 4.2 million codes takes a few seconds, so :func:`load_db12` converts once and keeps
+the result under the user cache directory (``C4TUI_CACHE_DIR`` overrides it), keyed by the
+source file's checksum.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import struct
+import zlib
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+from c4tui.engine.geometry import BOARD, H1, MAX_SCORE, MIN_SCORE, WIDTH
+
+from .format import Book, BookError, atomic_write
+from .keys import mirror_keys
+
+#: Disc count of every position in the database.
+DB12_PLY = 12
+DB12_SOURCE = "bitbully-databases (book_12ply_distances.dat)"
+DB12_LICENCE = "MIT (Markus Thill)"
+_RECORD = np.dtype([("code", ">i4"), ("score", "i1")])
+_CODE_BITS = WIDTH + 2 * DB12_PLY + 1  # 32
+
+# Cache file: a small header, then the sorted canonical keys (u64 LE), then the scores (i8).
+_CACHE_MAGIC = b"C4DB"
+_CACHE_VERSION = 1
+_CACHE_HEADER = struct.Struct("<4sHHQQI32s4x")  # magic, version, ply, n, plies, crc32, sha256
+Progress = Callable[[int, int], None]
+
+
+def source_path() -> Path:
+    """Path of ``book_12ply_distances.dat`` in the installed ``bitbully-databases``.
+
+    Raises :class:`BookError` (one line) if the package or the file is missing.
+    """
+    try:
+        from bitbully_databases import BitBullyDatabases
+    except ImportError:
+        raise BookError("12-ply database: bitbully-databases is not installed") from None
+    path = Path(BitBullyDatabases.get_database_path("12-ply-dist"))
+    if not path.is_file():
+        raise BookError(f"12-ply database: {path} is missing")
+    return path
+
+
+def cache_dir() -> Path:
+    """Where converted databases are kept: ``C4TUI_CACHE_DIR`` or the user cache directory."""
+    env = os.environ.get("C4TUI_CACHE_DIR", "").strip()
+    if env:
+        return Path(env)
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("c4tui"))
+
+
+def scores_from_db(values: np.ndarray) -> np.ndarray:
+    """Our scores (``int8``, side to move's view) from the database's distance bytes."""
+    v = values.astype(np.int16)
+    d = 100 - np.abs(v)  # plies to the end of the game
+    win = (22 - (DB12_PLY + 1 + d) // 2).astype(np.int16)
+    loss = (-(22 - (DB12_PLY + d) // 2)).astype(np.int16)
+    out = np.where(v > 0, win, np.where(v < 0, loss, 0))
+    return out.astype(np.int8)
+
+
+def decode_codes(codes: np.ndarray, progress: Progress | None = None) -> tuple[np.ndarray,
+                                                                              np.ndarray]:
+    """``(current, mask)`` (``uint64`` arrays) of 12-disc board codes; the first player,
+    who is to move with 12 discs on the board, is ``current``."""
+    c = codes.astype(np.int64) & 0xFFFFFFFF
+    n = len(c)
+    first = np.zeros(n, np.uint64)
+    mask = np.zeros(n, np.uint64)
+    square = np.zeros(n, np.int64)  # bit index of the next square of the current column
+    bitpos = np.full(n, _CODE_BITS - 1, np.int64)
+    col = np.zeros(n, np.int64)
+    steps = WIDTH + DB12_PLY  # every code has exactly 7 column ends and 12 discs
+    for step in range(steps):
+        disc = ((c >> bitpos) & 1).astype(bool)
+        second = ((c >> np.maximum(bitpos - 1, 0)) & 1).astype(bool)
+        bit = np.left_shift(np.uint64(1), square.astype(np.uint64))
+        mask |= np.where(disc, bit, np.uint64(0))
+        first |= np.where(disc & ~second, bit, np.uint64(0))
+        # a disc: next square up, two bits read; a column end: bottom of the next column
+        col += ~disc
+        square = np.where(disc, square + 1, col * H1)
+        bitpos -= np.where(disc, 2, 1)
+        if progress is not None:
+            progress(step + 1, steps + 2)
+    if n and (np.any(col != WIDTH) or np.any(bitpos != 0)):
+        raise BookError("12-ply database: a board code does not describe 7 columns")
+    if np.any(mask & ~np.uint64(BOARD)):
+        raise BookError("12-ply database: a column holds more than 6 discs")
+    return first, mask
+
+
+def convert(src: Path, progress: Progress | None = None) -> Book:
+    """Read and convert the database file ``src`` into a :class:`Book` (canonical keys)."""
+    try:
+        data = src.read_bytes()
+    except OSError as exc:
+        raise BookError(f"{src}: cannot read ({exc.strerror})") from None
+    if len(data) % _RECORD.itemsize:
+        raise BookError(f"{src}: truncated (size {len(data)} is not a multiple of 5)")
+    rec = np.frombuffer(data, dtype=_RECORD)
+    codes = rec["code"]
+    if len(codes) > 1 and not np.all(codes[1:] > codes[:-1]):
+        raise BookError(f"{src}: not sorted (not a bitbully-databases 12-ply file)")
+    current, mask = decode_codes(codes, progress)
+    scores = scores_from_db(rec["score"])
+    if np.any(np.abs(rec["score"].astype(np.int16)) > 100) or (
+        len(scores) and (scores.min() < MIN_SCORE or scores.max() > MAX_SCORE)
+    ):
+        raise BookError(f"{src}: a score is out of range")
+    keys = current + mask
+    keys = np.minimum(keys, mirror_keys(keys))
+    order = np.argsort(keys, kind="stable")
+    keys, scores = keys[order], scores[order]
+    if len(keys) > 1 and not np.all(keys[1:] > keys[:-1]):
+        raise BookError(f"{src}: a position is stored twice")
+    if progress is not None:
+        progress(WIDTH + DB12_PLY + 2, WIDTH + DB12_PLY + 2)
+    book = Book(keys, scores, 1 << DB12_PLY, path=src)
+    return book
+
+
+def cache_path(src: Path) -> Path:
+    """The cache file for a converted database, named by a source file fingerprint."""
+    st = src.stat()
+    tag = hashlib.sha256(f"{src.resolve()}:{st.st_size}:{st.st_mtime_ns}".encode()).hexdigest()
+    return cache_dir() / f"db12-{tag[:16]}.c4db"
+
+
+def save_cache(book: Book, path: Path) -> None:
+    """Write ``book`` in the raw cache layout (atomically).
+
+    Unlike a ``.c4b`` file it is not compressed: loading is one read, a CRC-32 and no
+    decompression (about 40 ms for 4.2 million entries). The header keeps the content's
+    SHA-256, the checksum ``c4tui book info`` shows.
+    """
+    keys = np.ascontiguousarray(book.keys, dtype="<u8").tobytes()
+    scores = np.ascontiguousarray(book.scores, dtype=np.int8).tobytes()
+    crc = zlib.crc32(scores, zlib.crc32(keys))
+    header = _CACHE_HEADER.pack(_CACHE_MAGIC, _CACHE_VERSION, DB12_PLY, len(book),
+                                book.plies, crc, book.checksum)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write(path, header + keys + scores)
+
+
+def load_cache(path: Path) -> Book:
+    """Read a cache file written by :func:`save_cache`; :class:`BookError` if unusable."""
+    hs = _CACHE_HEADER.size
+    try:
+        with path.open("rb") as f:
+            head = f.read(hs)
+            if len(head) < hs:
+                raise BookError(f"{path}: not a converted database (too short)")
+            magic, version, ply, n, plies, crc, digest = _CACHE_HEADER.unpack(head)
+            if magic != _CACHE_MAGIC or version != _CACHE_VERSION or ply != DB12_PLY:
+                raise BookError(f"{path}: not a converted 12-ply database")
+            size = path.stat().st_size
+            if size != hs + 9 * n:
+                raise BookError(f"{path}: truncated (expected {hs + 9 * n} bytes, found {size})")
+            # straight into the arrays: no second copy of 38 MB while loading
+            keys = np.fromfile(f, dtype="<u8", count=n).astype(np.uint64, copy=False)
+            scores = np.fromfile(f, dtype=np.int8, count=n)
+    except OSError as exc:
+        raise BookError(f"{path}: cannot read ({exc.strerror})") from None
+    if zlib.crc32(scores, zlib.crc32(keys)) != crc:
+        raise BookError(f"{path}: checksum mismatch (file damaged)")
+    return Book(keys, scores, plies, path=path, _checksum=digest)
+
+
+def load_db12(progress: Progress | None = None, convert_if_needed: bool = True) -> Book:
+    """The 12-ply database as a :class:`Book`: from the cache, else converted and cached.
+
+    ``progress(done, total)`` is called during a conversion. Raises :class:`BookError` (one
+    line) if the database is missing or unusable; a damaged cache file is converted again.
+    """
+    src = source_path()
+    cpath = cache_path(src)
+    if cpath.exists():
+        try:
+            return load_cache(cpath)
+        except BookError:
+            pass  # damaged or foreign: convert again below
+    if not convert_if_needed:
+        raise BookError("12-ply database: not converted yet")
+    book = convert(src, progress)
+    try:
+        save_cache(book, cpath)
+    except OSError:
+        pass  # a read-only cache directory: use it unconverted-on-disk, convert next time
+    return book
