@@ -1,0 +1,73 @@
+"""Answers from the books for a position that is in one: exact score, best move, line.
+
+The analysis search asks here before it searches a root: a root in a book (0-9 or 12 discs
+with the default books) needs no heuristic at all. The book stores scores, not moves; the
+exact solver finds a move that keeps the score (children inside the books are lookups, the
+13-disc children of a 12-disc root a small search under the book's floor), and the line
+goes on while its positions stay in the books.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from .geometry import CENTER_ORDER, SIZE
+from .position import Position
+from .solver import Solver
+
+
+class BookLike(Protocol):
+    """What the engine needs of a book (``c4tui.book.Book`` is one)."""
+
+    def lookup(self, current: int, mask: int) -> int | None:
+        """Exact score of the position, or ``None`` if it is not in the book."""
+
+    def probe_args(self) -> tuple[int, int, int, int]:
+        """``(keys_addr, scores_addr, n, plies)`` for the kernels' probe."""
+
+
+@dataclass(frozen=True)
+class BookAnswer:
+    """A root answered from the books: score (side to move), best move (0-based column),
+    the line that keeps the score while its positions are in the books, solver nodes."""
+
+    score: int
+    best_move: int
+    pv: tuple[int, ...]
+    nodes: int
+
+
+def _winning_move(pos: Position) -> int | None:
+    for c in CENTER_ORDER:
+        if pos.can_play(c) and pos.is_winning_move(c):
+            return c
+    return None
+
+
+def book_answer(pos: Position, book: BookLike, solver: Solver) -> BookAnswer | None:
+    """The books' answer for ``pos``, or ``None`` if ``pos`` is not in a book.
+
+    ``solver`` must use the same book (it finds the moves). Deterministic: the solver's
+    single-thread search and the book give the same move for the same position.
+    """
+    score = book.lookup(pos.current, pos.mask)
+    if score is None:
+        return None
+    line: list[int] = []
+    nodes = 0
+    p = pos.copy()
+    while len(line) < SIZE and not p.is_over:
+        win = _winning_move(p)
+        if win is not None:
+            line.append(win)
+            break
+        if book.lookup(p.current, p.mask) is None:
+            break
+        r = solver.solve(p)
+        nodes += r.nodes
+        if r.best_move < 0:
+            break
+        line.append(r.best_move)
+        p.play(r.best_move)
+    return BookAnswer(score, line[0], tuple(line), nodes) if line else None
