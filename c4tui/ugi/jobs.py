@@ -1,0 +1,381 @@
+"""The searches behind ``go``: one thread per search, answering with exactly one ``bestmove``.
+
+Two kinds, chosen by the ``Exact`` option:
+
+* :class:`ExactJob`: the exact solver (with the opening books): the best move by the exact
+  score, i.e. the quickest win, the longest loss, or a draw. One ``info`` line, its score a
+  ``mate`` (or ``cp 0`` for a draw). ``depth``/``nodes`` do not bound it (an exact answer
+  has no partial form); a time limit or ``stop`` cuts it short, and the move then comes
+  from a short analysis search (:data:`FALLBACK_NODES`).
+* :class:`AnalysisJob`: MILTON's iterative deepening within the ``go`` limits, one ``info``
+  line per completed iteration.
+
+Both use only the engine's public API (:mod:`c4tui.engine.solver`,
+:mod:`c4tui.engine.search`). Kernels run with the GIL released, so the protocol thread
+answers ``isready``, ``query`` and ``stop`` while a job searches.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Sequence
+
+from c4tui.engine.geometry import CENTER_ORDER, HEIGHT, SIZE, square_bit
+from c4tui.engine.position import Position, square_name
+from c4tui.engine.scores import moves_to_end, win_score
+
+from .limits import GoLimits
+
+#: Nodes of the analysis search that picks the move when an exact solve is cut short.
+FALLBACK_NODES = 20_000
+#: How often a job looks at its stop flag and deadline.
+POLL_SECONDS = 0.005
+#: How long ``stop`` waits for the search to unwind before answering by itself.
+STOP_GRACE_SECONDS = 0.5
+
+Emit = Callable[[str], None]
+
+
+# ------------------------------------------------------------------ notation helpers
+
+
+def move_name(pos: Position, col: int) -> str:
+    """The square a disc dropped in ``col`` lands on: ``d1``."""
+    return square_name(col, pos.height(col))
+
+
+def line_names(pos: Position, cols: Sequence[int]) -> list[str]:
+    """Squares of a line of columns played from ``pos`` (up to its first illegal move)."""
+    p = pos.copy()
+    names = []
+    for col in cols:
+        if p.is_over or not p.can_play(col):
+            break
+        names.append(move_name(p, col))
+        p.play(col)
+    return names
+
+
+def score_words(score: int, band: str, ply: int) -> str:
+    """``mate K`` / ``mate -K`` (the winner's moves to the end, the winning one included:
+    the UCI reading, in own moves) for exact and proven results, else ``cp X``."""
+    if band in ("exact", "recognized") and score != 0:
+        n = moves_to_end(score, ply)
+        return f"mate {n}" if score > 0 else f"mate -{n}"
+    return f"cp {score}"
+
+
+def info_line(*, depth: int, seldepth: int, score: str, nodes: int, elapsed: float,
+              hashfull: int, pv: Sequence[str]) -> str:
+    """One ``info`` line in the order the UGI/UCI runners print it."""
+    ms = int(elapsed * 1000)
+    nps = int(nodes / elapsed) if elapsed > 0 else 0
+    text = (f"info depth {depth} seldepth {seldepth} score {score} nodes {nodes} nps {nps} "
+            f"hashfull {hashfull} time {ms}")
+    return text + (" pv " + " ".join(pv) if pv else "")
+
+
+def safe_move(pos: Position) -> int:
+    """A sensible move without search: win now, else block, else the most central column
+    that does not hand the opponent a win; else the most central column."""
+    legal = pos.legal_moves()
+    for col in legal:
+        if pos.is_winning_move(col):
+            return col
+    theirs = pos.threats(1 - pos.to_move)
+    for col in legal:
+        if theirs & square_bit(col, pos.height(col)):  # their four would land here
+            return col
+    central = [c for c in CENTER_ORDER if c in legal]
+    for col in central:
+        h = pos.height(col)
+        if h + 1 < HEIGHT and theirs & square_bit(col, h + 1):
+            continue  # playing here lets them drop their four on top
+        return col
+    return central[0]
+
+
+# ------------------------------------------------------------------ engine resources
+
+
+class Resources:
+    """The solver and the analysis controller, made on first use and kept between
+    searches (their tables are reused); remade when an option they depend on changes."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.hash_mb = 16
+        self.threads = 1
+        self.own_book = True
+        self._solver = None
+        self._controller = None
+        self._loaded = False
+
+    def configure(self, *, hash_mb: int, threads: int, own_book: bool) -> None:
+        """New option values: the solver is remade at its next use if they changed."""
+        with self._lock:
+            if (hash_mb, threads, own_book) != (self.hash_mb, self.threads, self.own_book):
+                self._solver = None
+            self.hash_mb, self.threads, self.own_book = hash_mb, threads, own_book
+
+    def load(self) -> None:
+        """Load (or, on a cold numba cache, compile) the kernels: what ``isready`` waits for."""
+        with self._lock:
+            if not self._loaded:
+                from c4tui.engine.warmup import warmup
+
+                warmup()
+                self._loaded = True
+
+    def solver(self):
+        """The exact solver with the current options."""
+        self.load()
+        with self._lock:
+            if self._solver is None:
+                from c4tui.engine.solver import Solver
+
+                self._solver = Solver(hash_mb=self.hash_mb,
+                                      book="default" if self.own_book else None,
+                                      threads=self.threads)
+            return self._solver
+
+    def controller(self):
+        """The analysis search's controller (its recognition table survives searches)."""
+        self.load()
+        with self._lock:
+            if self._controller is None:
+                from c4tui.engine.search import SearchController
+
+                self._controller = SearchController()
+            return self._controller
+
+    def new_game(self) -> None:
+        """Forget what the solver's table holds (``uginewgame``)."""
+        with self._lock:
+            if self._solver is not None:
+                self._solver.clear()
+
+    def close(self) -> None:
+        with self._lock:
+            if self._controller is not None:
+                self._controller.close()
+
+
+# ------------------------------------------------------------------ jobs
+
+
+class SearchJob:
+    """One ``go``: searches ``pos`` in its own thread and emits ``info`` lines and exactly
+    one ``bestmove`` (at the end; after ``stop`` for ``go infinite``)."""
+
+    def __init__(self, pos: Position, limits: GoLimits, res: Resources, emit: Emit) -> None:
+        self.pos = pos.copy()
+        self.limits = limits
+        self.res = res
+        self.emit = emit
+        self.t0 = time.perf_counter()
+        budget = limits.budget(pos)
+        self.deadline = None if budget is None else self.t0 + budget
+        self.best: int | None = None  #: best move known so far (0-based column)
+        self._stop = threading.Event()
+        self._answered = False
+        self._answer_lock = threading.Lock()
+        self._thread = threading.Thread(target=self._main, name="ugi-search", daemon=True)
+
+    # ---------------------------------------------------------------- control
+    def start(self) -> None:
+        self._thread.start()
+
+    @property
+    def running(self) -> bool:
+        """Still to answer (a finished ``go infinite`` waits for ``stop``)."""
+        with self._answer_lock:
+            return not self._answered
+
+    def stop(self) -> None:
+        """Stop searching and make sure ``bestmove`` is out when this returns."""
+        self._stop.set()
+        end = time.perf_counter() + STOP_GRACE_SECONDS
+        while self._thread.is_alive() and time.perf_counter() < end:
+            self._halt()  # again: a stop can fall between two solves and be forgotten
+            self._thread.join(POLL_SECONDS)
+        if self.running:  # the kernels did not unwind in time: answer with what we know
+            self._answer(self.best if self.best is not None else safe_move(self.pos))
+
+    def join(self, timeout: float | None = None) -> None:
+        self._thread.join(timeout)
+
+    # ---------------------------------------------------------------- internals
+    def _halt(self) -> None:
+        """Ask the engine to stop (from any thread)."""
+
+    def _search(self) -> None:
+        raise NotImplementedError
+
+    def _expired(self) -> bool:
+        return self._stop.is_set() or (
+            self.deadline is not None and time.perf_counter() >= self.deadline)
+
+    def _elapsed(self) -> float:
+        return time.perf_counter() - self.t0
+
+    def _answer(self, col: int) -> None:
+        with self._answer_lock:
+            if self._answered:
+                return
+            self._answered = True
+            self.emit(f"bestmove {move_name(self.pos, col)}")
+
+    def _main(self) -> None:
+        try:
+            for col in self.pos.legal_moves():
+                if self.pos.is_winning_move(col):  # nothing to search
+                    self.best = col
+                    score = score_words(win_score(self.pos.ply), "exact", self.pos.ply)
+                    self.emit(info_line(depth=1, seldepth=1, score=score, nodes=0,
+                                        elapsed=self._elapsed(), hashfull=0,
+                                        pv=[move_name(self.pos, col)]))
+                    break
+            else:
+                self._search()
+        except Exception as exc:  # a bug: say so, and still answer
+            self.emit(f"info string error: search failed: {type(exc).__name__}: {exc}")
+        if self.best is None:
+            self.best = safe_move(self.pos)
+        if self.limits.infinite:  # UCI: the answer waits for stop
+            self._stop.wait()
+        self._answer(self.best)
+
+
+class ExactJob(SearchJob):
+    """Perfect play from the exact solver (see the module docstring)."""
+
+    _solver = None
+    _fallback_ctl = None
+
+    def _halt(self) -> None:
+        for searcher in (self._solver, self._fallback_ctl):
+            if searcher is not None:
+                searcher.stop()
+
+    def _solve(self, pos: Position):
+        """The solver's result, or None if the deadline or ``stop`` cut it short."""
+        from c4tui.engine.solver import SearchAborted
+
+        if self._expired():
+            return None
+        done = threading.Event()
+
+        def watch() -> None:  # the solver only stops when told: tell it at the deadline
+            while not done.wait(POLL_SECONDS):
+                if self._expired():
+                    self._halt()
+
+        watcher = threading.Thread(target=watch, name="ugi-deadline", daemon=True)
+        watcher.start()
+        try:
+            return self._solver.solve(pos)
+        except SearchAborted:
+            return None
+        finally:
+            done.set()
+            watcher.join()
+
+    def _search(self) -> None:
+        self._solver = self.res.solver()
+        root = self._solve(self.pos)
+        if root is None:
+            self._fallback()
+            return
+        self.best = root.best_move
+        nodes = root.nodes
+        # The principal variation: perfect play to the end, each move from a solve (cheap
+        # now that the table is full of the root's results); cut short by the clock.
+        pv = [root.best_move]
+        p = self.pos.copy()
+        p.play(root.best_move)
+        while not p.is_over:
+            win = next((c for c in p.legal_moves() if p.is_winning_move(c)), None)
+            if win is not None:
+                pv.append(win)
+                break
+            r = self._solve(p)
+            if r is None:
+                break
+            nodes += r.nodes
+            pv.append(r.best_move)
+            p.play(r.best_move)
+        empties = SIZE - self.pos.ply
+        self.emit(info_line(depth=empties, seldepth=empties,
+                            score=score_words(root.score, "exact", self.pos.ply),
+                            nodes=nodes, elapsed=self._elapsed(), hashfull=self._hashfull(),
+                            pv=line_names(self.pos, pv)))
+
+    def _hashfull(self) -> int:
+        """Per mille of used entries, from a sample of the table (as chess engines do)."""
+        words = self._solver.table.words
+        sample = words[: 1 << 16]
+        return int(1000 * int((sample != 0).sum()) / len(sample))
+
+    def _fallback(self) -> None:
+        """Cut short: a move from a short analysis search (milliseconds)."""
+        from c4tui.engine.search import SearchOptions, run_search
+
+        self.emit("info string exact solve cut short; move from a "
+                  f"{FALLBACK_NODES}-node analysis search")
+        opts = SearchOptions(node_limit=FALLBACK_NODES, hash_mb=1, use_book=self.res.own_book)
+        self._fallback_ctl = self.res.controller()
+        res = run_search(self.pos, opts, controller=self._fallback_ctl)
+        self.best = res.best_move
+
+
+class AnalysisJob(SearchJob):
+    """MILTON's analysis search within the ``go`` limits (see the module docstring)."""
+
+    _controller = None
+
+    def _halt(self) -> None:
+        c = self._controller
+        if c is not None:
+            c.stop()
+
+    def _search(self) -> None:
+        from c4tui.engine.search import SearchOptions
+
+        lim = self.limits
+        opts = SearchOptions(max_depth=lim.depth, node_limit=lim.nodes,
+                             hash_mb=self.res.hash_mb, use_book=self.res.own_book)
+        ctl = self._controller = self.res.controller()
+        ctl.start(self.pos, opts)
+        shown = 0
+        while True:
+            snap = ctl.snapshot()
+            shown = self._show(snap.iterations, shown)
+            if snap.state not in ("searching", "paused"):
+                break
+            if self._expired():
+                ctl.stop()
+            time.sleep(POLL_SECONDS)
+        ctl.wait()
+        snap = ctl.snapshot()
+        shown = self._show(snap.iterations, shown)
+        res = snap.result
+        if res is not None and res.best_move >= 0:
+            self.best = res.best_move
+            if shown == 0 and res.depth > 0:  # answered without an iteration (a win at once)
+                self.emit(info_line(depth=res.depth, seldepth=max(res.depth, len(res.pv)),
+                                    score=score_words(res.score, str(res.band), self.pos.ply),
+                                    nodes=res.nodes, elapsed=self._elapsed(), hashfull=0,
+                                    pv=line_names(self.pos, res.pv)))
+
+    def _show(self, iterations, shown: int) -> int:
+        """Emit the iterations not shown yet; the new count."""
+        for it in iterations[shown:]:
+            self.best = it.best_move
+            self.emit(info_line(
+                depth=it.depth, seldepth=max(it.depth, len(it.pv)),
+                score=score_words(it.score, str(it.band), self.pos.ply),
+                nodes=it.total_nodes, elapsed=it.total_elapsed,
+                hashfull=int(it.tt_fill * 1000), pv=line_names(self.pos, it.pv)))
+        return len(iterations)

@@ -1,0 +1,93 @@
+"""The ``go`` command's limits and the time a search may take."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from c4tui.engine.geometry import SIZE
+from c4tui.engine.position import WHITE, Position
+
+#: Kept back from a clock or a ``movetime``: reading, answering and the runner's own work.
+SAFETY_MS = 30
+#: The least a timed search is given, even on an almost empty clock.
+MIN_BUDGET_MS = 5
+
+
+@dataclass(frozen=True)
+class GoLimits:
+    """What a ``go`` command asked for (times in milliseconds; None: not given)."""
+
+    depth: int | None = None
+    nodes: int | None = None
+    movetime: int | None = None
+    p1time: int | None = None
+    p2time: int | None = None
+    p1inc: int | None = None
+    p2inc: int | None = None
+    infinite: bool = False
+
+    @property
+    def timed(self) -> bool:
+        return self.movetime is not None or self.p1time is not None or self.p2time is not None
+
+    def budget(self, pos: Position) -> float | None:
+        """Seconds the search of ``pos`` may take, or None for no time limit.
+
+        ``movetime`` is used whole, less a safety margin. On a clock the side to move
+        spends its time over the moves it may still have to make (at most 21 in a game of
+        Connect Four, and usually fewer: 12 is assumed at most), plus most of its increment,
+        and never more than half of what is left.
+        """
+        if self.infinite:
+            return None
+        if self.movetime is not None:
+            ms = self.movetime - min(SAFETY_MS, self.movetime // 4)
+            return max(ms, MIN_BUDGET_MS) / 1000
+        mine = self.p1time if pos.to_move == WHITE else self.p2time
+        if mine is None:
+            return None
+        inc = (self.p1inc if pos.to_move == WHITE else self.p2inc) or 0
+        own_moves_left = (SIZE - pos.ply + 1) // 2
+        ms = mine / max(2, min(own_moves_left, 12)) + 0.75 * inc
+        ms = min(ms, mine / 2 + inc / 2, mine - SAFETY_MS)
+        return max(ms, MIN_BUDGET_MS) / 1000
+
+
+_INT_ARGS = ("depth", "nodes", "movetime", "p1time", "p2time", "p1inc", "p2inc")
+
+
+def parse_go(words: list[str]) -> GoLimits:
+    """The limits of ``go`` from its words after ``go``; ValueError saying what is wrong.
+
+    ``depth`` is 1-42 plies and ``nodes`` at least 1; times are milliseconds and may be
+    negative on a clock that has run out (the budget is then the minimum).
+    """
+    values: dict[str, int | bool] = {}
+    i = 0
+    while i < len(words):
+        word = words[i].lower()
+        if word == "infinite":
+            values["infinite"] = True
+            i += 1
+            continue
+        if word not in _INT_ARGS:
+            raise ValueError(f"go: unknown limit {words[i]!r} (expected depth, nodes, "
+                             f"movetime, p1time, p2time, p1inc, p2inc or infinite)")
+        if word in values:
+            raise ValueError(f"go: {word} given twice")
+        if i + 1 >= len(words):
+            raise ValueError(f"go: {word} needs a number")
+        text = words[i + 1]
+        try:
+            n = int(text)
+        except ValueError:
+            raise ValueError(f"go: {word} {text!r} is not a whole number") from None
+        if word == "depth" and not 1 <= n <= SIZE:
+            raise ValueError(f"go: depth {n}: expected 1 to {SIZE} plies")
+        if word == "nodes" and n < 1:
+            raise ValueError(f"go: nodes {n}: expected at least 1")
+        if word in ("movetime", "p1inc", "p2inc") and n < 0:
+            raise ValueError(f"go: {word} {n}: expected milliseconds, 0 or more")
+        values[word] = n
+        i += 2
+    return GoLimits(**values)  # type: ignore[arg-type]

@@ -1,0 +1,329 @@
+"""The UGI protocol: commands in, answers out (see docs/protocol.md for a whole session).
+
+UGI (the Universal Game Interface of the Cute Games match runner) is UCI generalised to
+any game, plus ``query``. :class:`UgiEngine` keeps the protocol's state (options, position,
+the running search) and answers one command line at a time; :func:`run` reads the input
+in its own thread, so ``isready``, ``query`` and ``stop`` are answered while a search runs
+(the search itself runs in a :class:`c4tui.ugi.jobs.SearchJob` thread).
+
+Bad input never raises: it is answered with one ``info string error: ...`` line and the
+previous state is kept. A ``go`` that cannot search (no position yet, the game is over,
+a malformed limit) also answers ``bestmove 0000``, UCI's null move, so that a runner
+waiting for a move does not wait for ever.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import sys
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import BinaryIO, NoReturn, TextIO
+
+from c4tui import __version__
+from c4tui.engine.geometry import COLUMN_NAMES, HEIGHT
+from c4tui.engine.position import BLACK, WHITE, IllegalMoveError, Position
+
+from .fen import parse_fen
+from .jobs import AnalysisJob, ExactJob, Resources, SearchJob
+from .limits import parse_go
+
+ENGINE_NAME = f"c4tui {__version__}"
+ENGINE_AUTHOR = "the c4tui developers"
+NULL_MOVE = "0000"
+
+
+@dataclass(frozen=True)
+class Option:
+    """One ``option`` line: a ``spin`` (whole number in [lo, hi]) or a ``check`` (bool)."""
+
+    name: str
+    kind: str  # "spin" or "check"
+    default: int | bool
+    lo: int = 0
+    hi: int = 0
+
+    def line(self) -> str:
+        if self.kind == "check":
+            return f"option name {self.name} type check default {str(self.default).lower()}"
+        return (f"option name {self.name} type spin default {self.default} "
+                f"min {self.lo} max {self.hi}")
+
+    def parse(self, text: str) -> int | bool:
+        """The value of ``setoption ... value text``; ValueError saying what is wrong."""
+        if self.kind == "check":
+            if text.lower() not in ("true", "false"):
+                raise ValueError(f"option {self.name}: {text!r} is not true or false")
+            return text.lower() == "true"
+        try:
+            n = int(text)
+        except ValueError:
+            raise ValueError(f"option {self.name}: {text!r} is not a whole number") from None
+        if not self.lo <= n <= self.hi:
+            raise ValueError(f"option {self.name}: {n} is outside {self.lo}-{self.hi}")
+        return n
+
+
+#: The options, in the order ``ugi`` lists them.
+OPTIONS = (
+    # MB for each search's table: the solver's and the analysis search's tables 1-2.
+    Option("Hash", "spin", 16, 1, 4096),
+    # Threads of the exact solver (MILTON's analysis search is single-threaded).
+    Option("Threads", "spin", 1, 1, 64),
+    # true: perfect play from the exact solver and the books; false: the analysis search
+    # within the go limits.
+    Option("Exact", "check", False),
+    # The opening books, in both searches.
+    Option("OwnBook", "check", True),
+)
+_BY_NAME = {o.name.lower(): o for o in OPTIONS}
+
+
+class UgiEngine:
+    """The protocol's state and command handlers. ``emit`` writes one line of output
+    (from any thread; it must be thread-safe)."""
+
+    def __init__(self, emit: Callable[[str], None]) -> None:
+        self.emit = emit
+        self.options: dict[str, int | bool] = {o.name: o.default for o in OPTIONS}
+        self.position: Position | None = None
+        self.job: SearchJob | None = None
+        self.resources = Resources()
+        self._apply_options()
+
+    # ---------------------------------------------------------------- dispatch
+    def handle(self, line: str) -> bool:
+        """Answer one command line; False once the engine should exit (``quit``)."""
+        words = line.split()
+        if not words:
+            return True
+        cmd, args = words[0], words[1:]
+        handler = getattr(self, f"cmd_{cmd}", None) if cmd.isidentifier() else None
+        if handler is None:
+            self.error(f"unknown command {cmd!r}")
+            return True
+        try:
+            return handler(args) is not False
+        except Exception as exc:  # a bug in a handler: one line, and the engine goes on
+            self.error(f"{cmd}: {type(exc).__name__}: {exc}")
+            return True
+
+    def error(self, message: str) -> None:
+        self.emit(f"info string error: {message}")
+
+    @property
+    def searching(self) -> bool:
+        return self.job is not None and self.job.running
+
+    # ---------------------------------------------------------------- commands
+    def cmd_ugi(self, args: list[str]) -> None:
+        self.emit(f"id name {ENGINE_NAME}")
+        self.emit(f"id author {ENGINE_AUTHOR}")
+        for opt in OPTIONS:
+            self.emit(opt.line())
+        self.emit("ugiok")
+
+    def cmd_isready(self, args: list[str]) -> None:
+        if not self.searching:
+            # The first isready loads the kernels (UGI: no expensive work before it);
+            # during a search they are loaded and the answer is immediate.
+            self.resources.load()
+        self.emit("readyok")
+
+    def cmd_setoption(self, args: list[str]) -> None:
+        low = [a.lower() for a in args]
+        if not low or low[0] != "name":
+            self.error("setoption: expected 'setoption name <name> value <value>'")
+            return
+        if "value" in low:
+            at = low.index("value")
+            name, value = " ".join(args[1:at]), " ".join(args[at + 1:])
+        else:
+            name, value = " ".join(args[1:]), ""
+        opt = _BY_NAME.get(name.lower())
+        if opt is None:
+            known = ", ".join(o.name for o in OPTIONS)
+            self.error(f"setoption: unknown option {name!r} (options: {known})")
+            return
+        if self.searching:
+            self.error(f"setoption {opt.name}: not during a search (send stop first)")
+            return
+        try:
+            self.options[opt.name] = opt.parse(value)
+        except ValueError as exc:
+            self.error(f"setoption: {exc}")
+            return
+        self._apply_options()
+
+    def cmd_uginewgame(self, args: list[str]) -> None:
+        if self.searching:
+            self.job.stop()
+        self.resources.new_game()
+
+    def cmd_position(self, args: list[str]) -> None:
+        try:
+            self.position = parse_position(args)
+        except ValueError as exc:  # FenError and IllegalMoveError are ValueErrors
+            self.error(f"position: {exc}")
+
+    def cmd_go(self, args: list[str]) -> None:
+        if self.searching:
+            self.error("go: a search is running (send stop first)")
+            return
+        problem = None
+        try:
+            limits = parse_go(args)
+        except ValueError as exc:
+            problem = str(exc)
+        if problem is None and self.position is None:
+            problem = "go: no position yet (send position startpos or position fen first)"
+        if problem is None and self.position.is_over:
+            problem = "go: the game is over, there is no move to search"
+        if problem is not None:
+            self.error(problem)
+            self.emit(f"bestmove {NULL_MOVE}")
+            return
+        kind = ExactJob if self.options["Exact"] else AnalysisJob
+        self.job = kind(self.position, limits, self.resources, self.emit)
+        self.job.start()
+
+    def cmd_stop(self, args: list[str]) -> None:
+        if self.job is not None:
+            self.job.stop()  # bestmove is out when this returns (if it was not already)
+
+    def cmd_query(self, args: list[str]) -> None:
+        if len(args) != 1 or args[0] not in ("gameover", "p1turn", "result"):
+            self.error("query: expected gameover, p1turn or result")
+            return
+        pos = self.position
+        if pos is None:
+            self.error(f"query {args[0]}: no position yet")
+            return
+        if args[0] == "gameover":
+            answer = str(pos.is_over).lower()
+        elif args[0] == "p1turn":
+            answer = str(pos.to_move == WHITE).lower()
+        elif pos.winner == WHITE:
+            answer = "p1win"
+        elif pos.winner == BLACK:
+            answer = "p2win"
+        else:
+            answer = "draw" if pos.is_draw else "none"
+        self.emit(f"response {answer}")
+
+    def cmd_quit(self, args: list[str]) -> bool:
+        self.shutdown()
+        return False
+
+    # ---------------------------------------------------------------- helpers
+    def shutdown(self) -> None:
+        """Stop any search (its bestmove goes out) and release the engine."""
+        if self.job is not None:
+            self.job.stop()
+        self.resources.close()
+
+    def _apply_options(self) -> None:
+        self.resources.configure(hash_mb=int(self.options["Hash"]),
+                                 threads=int(self.options["Threads"]),
+                                 own_book=bool(self.options["OwnBook"]))
+
+
+def parse_move(pos: Position, word: str) -> int:
+    """The column of a move given as the square its disc lands on (``d1``)."""
+    tok = word.lower()
+    if len(tok) != 2 or tok[0] not in COLUMN_NAMES or not "1" <= tok[1] <= str(HEIGHT):
+        raise IllegalMoveError(f"{word!r} is not a square (expected a1-g6)")
+    col, row = COLUMN_NAMES.index(tok[0]), int(tok[1]) - 1
+    if pos.is_over:
+        raise IllegalMoveError(f"{word}: the game is over")
+    if not pos.can_play(col):
+        raise IllegalMoveError(f"{word}: column {tok[0]} is full")
+    if pos.height(col) != row:
+        raise IllegalMoveError(f"{word}: a disc in column {tok[0]} lands on "
+                               f"{tok[0]}{pos.height(col) + 1}")
+    return col
+
+
+def parse_position(args: list[str]) -> Position:
+    """The position of ``position startpos|fen F [moves ...]``; ValueError saying why not."""
+    if not args:
+        raise ValueError("expected startpos or fen")
+    low = [a.lower() for a in args]
+    at = low.index("moves") if "moves" in low else len(args)
+    if low[0] == "startpos":
+        if at != 1:
+            raise ValueError(f"unexpected {args[1]!r} after startpos")
+        pos = Position()
+    elif low[0] == "fen":
+        pos = parse_fen(" ".join(args[1:at]))
+    else:
+        raise ValueError(f"expected startpos or fen, not {args[0]!r}")
+    for i, word in enumerate(args[at + 1:]):
+        try:
+            pos.play(parse_move(pos, word))
+        except IllegalMoveError as exc:
+            raise ValueError(f"move {i + 1} {exc}") from None
+    return pos
+
+
+class LineWriter:
+    """Thread-safe line output; remembers a closed pipe instead of raising."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.lock = threading.Lock()
+        self.closed = False
+
+    def __call__(self, line: str) -> None:
+        with self.lock:
+            if self.closed:
+                return
+            try:
+                self.stream.write(line + "\n")
+                self.stream.flush()
+            except (OSError, ValueError):  # the runner went away
+                self.closed = True
+
+
+def run(stdin: BinaryIO | None = None, stdout: TextIO | None = None) -> int:
+    """Speak UGI on ``stdin``/``stdout`` until ``quit`` or the end of input; exit code 0.
+
+    A reader thread turns input into lines (undecodable bytes are replaced, never fatal);
+    this thread answers them in order. A running search answers in its own thread.
+    """
+    source = stdin if stdin is not None else sys.stdin.buffer
+    writer = LineWriter(stdout if stdout is not None else sys.stdout)
+    engine = UgiEngine(writer)
+    lines: queue.Queue[str | None] = queue.Queue()
+
+    def read() -> None:
+        try:
+            for raw in source:
+                lines.put(raw.decode("utf-8", errors="replace"))
+        except (OSError, ValueError):
+            pass
+        lines.put(None)  # end of input
+
+    threading.Thread(target=read, name="ugi-input", daemon=True).start()
+    while True:
+        line = lines.get()
+        if line is None or writer.closed:
+            engine.shutdown()
+            return 0
+        if not engine.handle(line):
+            return 0
+
+
+def main() -> NoReturn:
+    """Run the engine on this process's standard input and output, then end the process.
+
+    The process ends with ``os._exit``: the input thread may still be blocked reading
+    stdin, which Python cannot interrupt, and a normal interpreter shutdown would then
+    abort on the stdin lock.
+    """
+    code = run()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
