@@ -21,20 +21,25 @@ Three formats are read, whichever a file holds:
   (``1-0`` White won, ``0-1`` Black won, ``1/2-1/2`` draw, ``*`` unfinished).
 
 Every error is a :class:`GameFileError` whose one-line message names the file, the line and
-the problem. Saving is atomic: the text goes to a temporary file in the target directory,
-which is flushed, synced and renamed over the target, so a crash never leaves half a file.
+the problem. Saving is atomic (:func:`atomic_write`, the one atomic write of the CLI and
+the app): a crash never leaves half a file, and an existing file is only replaced when the
+caller says so.
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
+import errno
 import os
 import re
-import tempfile
+import secrets
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from c4tui.engine.position import IllegalMoveError, Position
+from c4tui.engine.geometry import COLUMN_NAMES
+from c4tui.engine.position import IllegalMoveError, Position, square_name
 
 GAME_SUFFIX = ".c4g"
 MAX_FILE_BYTES = 1 << 20  # a game is a few hundred bytes; anything larger is not one
@@ -44,6 +49,10 @@ _HEADER_RE = re.compile(r'^\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*
 
 class GameFileError(ValueError):
     """A game file that cannot be read or written; the message is one line."""
+
+
+class GameFileExistsError(GameFileError):
+    """Saving would replace an existing file and ``overwrite`` was not given."""
 
 
 @dataclass
@@ -136,55 +145,74 @@ def parse_game(text: str, source: str = "<text>") -> Game:
         move_lines.append((n, line))
 
     # the result token, if any, ends the move text
-    result_token: str | None = None
     tokens: list[tuple[int, str]] = [(n, t) for n, line in move_lines for t in line.split()]
-    if tokens and tokens[-1][1] in RESULTS:
-        result_token = tokens.pop()[1]
+    result_token = tokens.pop()[1] if tokens and tokens[-1][1] in RESULTS else None
     for n, tok in tokens:
         if tok in RESULTS:
             raise GameFileError(f"{source}: line {n}: result {tok!r} before the end of the moves")
-
-    text_moves = " ".join(t for _, t in tokens)
     try:
-        pos = Position.parse(text_moves)
-    except IllegalMoveError as exc:
-        line_no = _line_of_error(str(exc), tokens)
-        where = f"line {line_no}: " if line_no else ""
-        raise GameFileError(f"{source}: {where}{exc}") from None
+        pos = _play_tokens(tokens)
+    except _MoveError as exc:
+        raise GameFileError(f"{source}: line {exc.line}: {exc}") from None
 
     actual = result_of(pos)
     for claimed, what in ((headers.get("Result"), "Result header"), (result_token, "result")):
-        if claimed is not None and claimed != "*" and claimed != actual:
+        if claimed is None:
+            continue
+        if claimed not in RESULTS:
+            raise GameFileError(f"{source}: {what} {claimed!r} is not a result "
+                                "(expected 1-0, 0-1, 1/2-1/2 or *)")
+        if claimed != "*" and claimed != actual:
             raise GameFileError(
                 f"{source}: {what} {claimed!r} does not match the moves (they give {actual!r})"
-            )
-        if claimed is not None and claimed not in RESULTS:
-            raise GameFileError(
-                f"{source}: {what} {claimed!r} is not one of 1-0, 0-1, 1/2-1/2, *"
             )
     return Game(pos, headers)
 
 
-def _line_of_error(message: str, tokens: list[tuple[int, str]]) -> int | None:
-    """Map Position's ``move N`` / ``character N`` in an error back to a file line."""
-    m = re.match(r"(move|character) (\d+)", message)
-    if not tokens:
-        return None
-    if not m:
-        return tokens[0][0]
-    k = int(m.group(2))
-    digit_mode = not any(ch.isalpha() for _, t in tokens for ch in t)
-    seen = 0
-    for n, t in tokens:
-        if digit_mode:
-            seen += len(t)
-        elif t.rstrip(".").isdigit():
+class _MoveError(ValueError):
+    """A move that cannot be played, with the file line it is on."""
+
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(message)
+        self.line = line
+
+
+def _play_tokens(tokens: list[tuple[int, str]]) -> Position:
+    """Play the move text's tokens (with their file lines) once, in either notation.
+
+    Without any letter the text is digit strings (``4453``, spaces allowed); otherwise
+    algebraic squares with optional move numbers (``1. d1 d2``), as ``Position.parse``.
+    """
+    pos = Position()
+    if not any(ch.isalpha() for _, tok in tokens for ch in tok):
+        chars = 0
+        for n, tok in tokens:
+            for ch in tok:
+                chars += 1
+                if ch not in "1234567":
+                    raise _MoveError(n, f"character {chars} {ch!r}: not a column (expected 1-7)")
+                _play(pos, int(ch) - 1, n)
+        return pos
+    for n, tok in ((n, t) for n, text in tokens for t in text.replace(",", " ").split()):
+        if tok.rstrip(".").isdigit():
             continue  # a move number
-        else:
-            seen += 1
-        if seen >= k:
-            return n
-    return tokens[-1][0]
+        low = tok.lower()
+        where = f"move {pos.ply + 1} {tok!r}"
+        if len(low) != 2 or low[0] not in COLUMN_NAMES or low[1] not in "123456":
+            raise _MoveError(n, f"{where}: not a square (expected a1-g6)")
+        col = COLUMN_NAMES.index(low[0])
+        if pos.can_play(col) and pos.height(col) != int(low[1]) - 1:
+            raise _MoveError(n, f"{where}: a disc in column {low[0]} lands on "
+                             f"{square_name(col, pos.height(col))}")
+        _play(pos, col, n)
+    return pos
+
+
+def _play(pos: Position, col: int, line: int) -> None:
+    try:
+        pos.play(col)
+    except IllegalMoveError as exc:
+        raise _MoveError(line, str(exc)) from None
 
 
 def _clip(text: str, width: int = 40) -> str:
@@ -224,12 +252,16 @@ def save_game(
     path: str | os.PathLike[str],
     game: Game | Position,
     fmt: str | None = None,
+    *,
+    overwrite: bool = False,
 ) -> Path:
     """Write ``game`` to ``path`` atomically and return the path written.
 
     ``fmt`` is ``"game"`` (the ``.c4g`` file), ``"digits"`` or ``"algebraic"``; by default
     it follows the suffix (``.c4g`` or none: game file, anything else: digits). Missing
-    parent directories are created. On any error the target is left untouched.
+    parent directories are created. An existing file is kept (:class:`GameFileExistsError`)
+    unless ``overwrite``: a UI asks first, then saves again with ``overwrite=True``. On any
+    error the target is left untouched.
     """
     if isinstance(game, Position):
         game = Game(game)
@@ -246,25 +278,94 @@ def save_game(
         raise GameFileError(f"{p}: unknown format {fmt!r} (expected game, digits or algebraic)")
     if p.is_dir():
         raise GameFileError(f"{p}: is a directory")
-    tmp_name = None
     try:
-        p.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp_name, p)
-        tmp_name = None
+        _make_parents(p)
+        atomic_write(p, text.encode("utf-8"), overwrite=overwrite)
+    except FileExistsError:
+        raise GameFileExistsError(f"{p}: already exists (not overwritten)") from None
     except OSError as exc:
         raise GameFileError(f"{p}: cannot write ({exc.strerror or exc})") from None
-    finally:
-        if tmp_name is not None:
-            try:
-                os.unlink(tmp_name)
-            except OSError:
-                pass
     return p
+
+
+def _make_parents(p: Path) -> None:
+    """Create ``p``'s missing directories; a file in the way is named, not "File exists"."""
+    try:
+        p.parent.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        for anc in reversed(p.parents):
+            if anc.exists() and not anc.is_dir():
+                raise GameFileError(f"{p}: {anc} is a file, not a directory") from None
+        raise
+
+
+def atomic_write(path: Path, data: bytes, *, overwrite: bool) -> None:
+    """Write ``data`` to ``path`` so that a crash never leaves half a file.
+
+    The data goes to a temporary file in the same directory, is synced, and is renamed
+    over ``path`` (``overwrite``) or linked to it (not ``overwrite``: an existing file
+    raises ``FileExistsError``, even one created meanwhile). The file keeps the mode of the
+    file it replaces; a new one gets 0666 minus the umask, like any file the user creates.
+    Raises ``OSError``; the temporary file never stays behind.
+    """
+    mode = None
+    if path.exists():
+        if not overwrite:
+            raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(path))
+        mode = stat.S_IMODE(path.stat().st_mode)
+    tmp, fd = _create_temp(path)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            if mode is not None:
+                os.fchmod(fh.fileno(), mode)
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if overwrite:
+            os.replace(tmp, path)
+        else:
+            _link_new(tmp, path)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+    _sync_dir(path.parent)
+
+
+def _create_temp(path: Path) -> tuple[Path, int]:
+    """A new hidden file beside ``path``, opened for writing, mode 0666 minus the umask."""
+    for _ in range(100):
+        tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
+        try:
+            return tmp, os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no free temporary name", str(path))
+
+
+def _link_new(tmp: Path, path: Path) -> None:
+    """Give ``tmp``'s data the name ``path`` only if no file has it (``FileExistsError``)."""
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        raise
+    except OSError:  # no hard links on this file system: check, then rename
+        if path.exists():
+            raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(path)) from None
+        os.replace(tmp, path)
+
+
+def _sync_dir(directory: Path) -> None:
+    """Make the rename durable (best effort: not every file system syncs directories)."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def default_save_path(now: _dt.datetime | None = None) -> Path:

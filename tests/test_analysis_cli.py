@@ -1,4 +1,4 @@
-"""``c4tui analyze`` and ``c4tui selfplay`` (c4tui/cli/analyze.py)."""
+"""``c4tui analyze`` and ``c4tui selfplay`` (c4tui/cli/analyze.py, c4tui/cli/selfplay.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import json
 from typer.testing import CliRunner
 
 from c4tui.cli import app
-from c4tui.cli.analyze import parse_option_set
+from c4tui.cli.selfplay import parse_option_set
 
 runner = CliRunner()
 
@@ -43,7 +43,8 @@ def test_analyze_bad_input_is_one_line():
     assert r.exit_code == 2
     assert "column d is full" in r.output and "Traceback" not in r.output
     r = runner.invoke(app, ["analyze", "44", "--depth", "0"])
-    assert r.exit_code == 2 and "max_depth" in r.output
+    assert r.exit_code == 2 and "--depth 0: expected 1 to 42 plies" in r.output
+    assert "max_depth" not in r.output  # no internal names
     r = runner.invoke(app, ["analyze", "44", "--nodes", "-5"])
     assert r.exit_code == 2
 
@@ -51,14 +52,65 @@ def test_analyze_bad_input_is_one_line():
 def test_option_sets():
     o = parse_option_set("no-quiescence, killers,no-book", 1000, 4)
     assert not o.quiescence and o.killers and not o.use_book and o.node_limit == 1000
-    r = runner.invoke(app, ["selfplay", "--a", "frobnicate"])
+    r = runner.invoke(app, ["selfplay", "--candidate", "frobnicate"])
     assert r.exit_code == 2 and "unknown switch" in r.output
 
 
 def test_selfplay_small():
     r = runner.invoke(app, ["selfplay", "--openings", "1", "--nodes", "2000",
-                            "--b", "no-quiescence,no-book", "--a", "no-book"])
+                            "--baseline", "no-quiescence,no-book", "--candidate", "no-book"])
     assert r.exit_code == 0, r.output
     line = [x for x in r.output.splitlines() if "wins:losses:draws" in x][0]
     w, lo, d = (int(v) for v in line.split("games: ")[1].split()[0].split(":"))
     assert w + lo + d == 2
+
+
+def test_bad_values_are_one_line_errors_that_name_the_option():
+    for args, message in (
+        (["--nodes", "1.0e400"], "--nodes: 1.0e400 is out of range"),
+        (["--nodes", "nan"], "--nodes: 'nan' is not a number"),
+        (["--hash", "1.5"], "--hash: 1.5 is not a whole number of MB"),
+        (["--hash", "0"], "--hash: 0 is out of range"),
+    ):
+        r = runner.invoke(app, ["analyze", "44", *args])
+        assert r.exit_code == 2, (args, r.output)
+        assert message in r.output and "Traceback" not in r.output, r.output
+        assert "hash_mb" not in r.output and "node_limit" not in r.output
+    r = runner.invoke(app, ["selfplay", "--nodes", "1e400"])
+    assert r.exit_code == 2 and "--nodes: 1e400 is out of range" in r.output
+
+
+def test_analyze_reads_the_position_from_stdin():
+    r = runner.invoke(app, ["analyze", "--json", "--nodes", "2000", "--no-book"],
+                      input="4453\n")
+    assert r.exit_code == 0, r.output
+    lines = [json.loads(x) for x in r.output.splitlines() if x.startswith("{")]
+    assert lines[-1]["type"] == "result"
+    same = runner.invoke(app, ["analyze", "4453", "--json", "--nodes", "2000", "--no-book"])
+    assert [x for x in same.output.splitlines() if x.startswith("{")][-1] == \
+        [x for x in r.output.splitlines() if x.startswith("{")][-1]
+    r = runner.invoke(app, ["analyze"], input="4453\n44\n")
+    assert r.exit_code == 2 and "analyze takes one" in r.output
+
+
+def test_analyze_prints_moves_in_one_notation():
+    r = runner.invoke(app, ["analyze", "4453", "--nodes", "5000", "--no-book"],
+                      env={"COLUMNS": "160"})
+    assert r.exit_code == 0, r.output
+    best = [x for x in r.output.splitlines() if x.startswith("best move")][0]
+    pv = [x for x in r.output.splitlines() if x.startswith("principal variation")][0]
+    assert best.split()[2].rstrip(",") in "1234567"
+    assert set(pv.split(": ")[1]) <= set("1234567")
+    assert pv.split(": ")[1].startswith(best.split()[2].rstrip(","))
+    assert "column" not in best  # one notation, not "d (column 4)"
+
+
+def test_switches_left_out_keep_the_search_defaults():
+    from c4tui.engine.search import SearchOptions
+
+    from c4tui.cli.selfplay import switch_names
+
+    o = parse_option_set("", None)
+    assert o == SearchOptions(node_limit=None)
+    assert "book" in switch_names() and "threat-ordering" in switch_names()
+    assert parse_option_set("threat_ordering", 10).threat_ordering

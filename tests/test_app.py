@@ -275,7 +275,7 @@ def test_open_command_reports_bad_input(tmp_path, capsys):
     for argv, expected in (
         ([str(tmp_path / "bad.c4g")], "Result header '1-0' does not match the moves"),
         (["4444444"], "column d is full"),
-        (["--node-limit", "lots"], "--node-limit: 'lots' is not a number"),
+        (["--nodes", "lots"], "--nodes: 'lots' is not a number"),
     ):
         with pytest.raises(SystemExit) as info:
             main(argv)

@@ -78,6 +78,10 @@ def test_save_plain_formats(tmp_path, suffix, fmt, expected):
         ('[Result "0-1"]\n4455667', "Result header '0-1' does not match the moves"),
         ("4453 1-0", "result '1-0' does not match the moves (they give '*')"),
         ("44 * 53", "line 1: result '*' before the end of the moves"),
+        ('[Result "foo"]\n4453', "Result header 'foo' is not a result"),
+        ("44\n44\n444", "line 3: move 7 (d): column d is full"),
+        ("1. d1 d2\n2. e1 c1\n3. d3 e2 4. d2", "line 3: move 7 'd2': a disc in column d lands"),
+        ("1. d1, d2\n\n2. x9", "line 3: move 3 'x9': not a square"),
     ],
 )
 def test_bad_text_gives_one_line_error(text, fragment):
@@ -122,7 +126,7 @@ def test_save_is_atomic_on_failure(tmp_path, monkeypatch):
 
     monkeypatch.setattr(gamefile.os, "replace", broken_replace)
     with pytest.raises(GameFileError, match="cannot write .*No space left"):
-        save_game(target, Position.from_moves("4453"))
+        save_game(target, Position.from_moves("4453"), overwrite=True)
     assert target.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["keep.c4g"]  # no temp file left
 
@@ -131,7 +135,7 @@ def test_save_into_unwritable_directory(tmp_path, monkeypatch):
     def denied(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(gamefile.tempfile, "mkstemp", denied)
+    monkeypatch.setattr(gamefile.os, "open", denied)  # creating the temporary file
     with pytest.raises(GameFileError, match="x.c4g: cannot write \\(Permission denied\\)"):
         save_game(tmp_path / "x.c4g", Position())
     assert not (tmp_path / "x.c4g").exists()
@@ -150,3 +154,60 @@ def test_data_dir_without_xdg(monkeypatch, tmp_path):
     monkeypatch.setenv("XDG_DATA_HOME", "relative/path")  # ignored: the spec wants absolute
     assert gamefile.data_dir() == Path(tmp_path / "home") / ".local" / "share" / "c4tui"
     assert gamefile.default_save_path().suffix == ".c4g"
+
+
+# ------------------------------------------------------------------ saving safely (issue 13)
+def test_save_refuses_to_overwrite_unless_told(tmp_path):
+    target = tmp_path / "g.c4g"
+    save_game(target, Position.from_moves("44"))
+    before = target.read_bytes()
+    with pytest.raises(gamefile.GameFileExistsError, match="g.c4g: already exists"):
+        save_game(target, Position.from_moves("4453"))
+    assert target.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.c4g"]  # no temp file left
+    save_game(target, Position.from_moves("4453"), overwrite=True)
+    assert load_game(target).position.digits() == "4453"
+
+
+def test_save_keeps_the_mode_of_the_file_it_replaces(tmp_path):
+    target = tmp_path / "g.c4g"
+    save_game(target, Position.from_moves("44"))
+    target.chmod(0o640)
+    save_game(target, Position.from_moves("4453"), overwrite=True)
+    assert target.stat().st_mode & 0o7777 == 0o640
+
+
+@pytest.mark.parametrize("umask, mode", [(0o022, 0o644), (0o077, 0o600), (0o002, 0o664)])
+def test_new_file_gets_the_umask_mode(tmp_path, umask, mode):
+    import os
+
+    old = os.umask(umask)
+    try:
+        path = save_game(tmp_path / "new.c4g", Position.from_moves("4"))
+    finally:
+        os.umask(old)
+    assert path.stat().st_mode & 0o7777 == mode
+
+
+def test_save_below_a_file_names_the_file(tmp_path):
+    (tmp_path / "notes").write_text("x")
+    with pytest.raises(GameFileError) as info:
+        save_game(tmp_path / "notes" / "sub" / "g.c4g", Position())
+    assert str(info.value).endswith(f"{tmp_path / 'notes'} is a file, not a directory")
+    assert "File exists" not in str(info.value)
+
+
+def test_new_file_is_not_clobbered_by_a_race(tmp_path, monkeypatch):
+    """A file that appears between the check and the write is not replaced either."""
+    target = tmp_path / "g.c4g"
+    real = gamefile._create_temp
+
+    def create_and_race(path):
+        target.write_text("someone else's\n")
+        return real(path)
+
+    monkeypatch.setattr(gamefile, "_create_temp", create_and_race)
+    with pytest.raises(gamefile.GameFileExistsError):
+        save_game(target, Position.from_moves("4"))
+    assert target.read_text() == "someone else's\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.c4g"]

@@ -15,13 +15,15 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich import box
 from rich.console import Console
 from rich.table import Table
 
+from . import options
 from .errors import fail
-from .options import check_threads, default_threads
 
 DEFAULT_SETS = ("Test_L2_R2", "Test_L1_R2")
+EMPTY_HASH_MB = 256  # the empty board's tree is large: a bigger table than the solver's
 
 
 def data_dir() -> Path:
@@ -42,10 +44,10 @@ class Tally:
     wrong: int = 0
 
     def mean_ms(self) -> float:
-        return 1000 * statistics.fmean(self.times) if self.times else float("nan")
+        return 1000 * statistics.fmean(self.times)
 
     def mean_nodes(self) -> float:
-        return statistics.fmean(self.nodes) if self.nodes else float("nan")
+        return statistics.fmean(self.nodes)
 
 
 class _Peer:
@@ -84,13 +86,31 @@ def _load_set(directory: Path, name: str, count: int) -> list[tuple[str, int]]:
 
 
 def bench(
+    file: Annotated[
+        Path | None, typer.Argument(help="Positions file for --latency/--accuracy "
+                                    "(default: the 900 scored positions).")
+    ] = None,
+    latency: Annotated[
+        bool, typer.Option("--latency", help="Instead: exact 7-column analysis with the books, "
+                           "ours against BitBully with its 12-ply database: p50/p95/p99/max.")
+    ] = False,
+    accuracy: Annotated[
+        bool, typer.Option("--accuracy", help="Instead: share of exactly best moves of the "
+                           "analysis search at --nodes per move.")
+    ] = False,
+    nodes_text: Annotated[
+        str | None, typer.Option("--nodes", help=f"Nodes per move for --accuracy "
+                                 f"({options.NODES_HELP}; default 1M).")
+    ] = None,
     sets: Annotated[
         list[str] | None, typer.Option("--set", help="Pons set name (repeatable).")
     ] = None,
     count: Annotated[int, typer.Option("--count", "-n", help="First N of each set.")] = 100,
-    hash_mb: Annotated[
-        int | None,
-        typer.Option("--hash", help="Our table size in MB (default 64; 256 with --empty)."),
+    hash_text: Annotated[
+        str | None,
+        typer.Option("--hash", metavar="MB", show_default=False,
+                     help=f"Our table ({options.HASH_HELP}; default: the solver's, "
+                     f"{EMPTY_HASH_MB} with --empty)."),
     ] = None,
     peer: Annotated[bool, typer.Option("--peer/--no-peer", help="Also run BitBully.")] = True,
     reset: Annotated[
@@ -120,16 +140,25 @@ def bench(
     from c4tui.engine.position import Position
     from c4tui.engine.solver import Solver
 
-    threads = default_threads() if threads is None else threads
-    check_threads(threads)
+    threads = options.threads(threads)
+    if latency or accuracy:
+        from .bench_latency import bench_accuracy, bench_latency, positions_file
+
+        path = file or positions_file()
+        if latency:
+            bench_latency(Console(), path, threads, peer)
+        else:
+            n = 1_000_000 if nodes_text is None else options.nodes(nodes_text)
+            bench_accuracy(Console(), path, n)
+        return
+    if file is not None:
+        fail(f"{file}: a positions file goes with --latency or --accuracy")
     if enum_ply is not None and not 0 <= enum_ply <= 12:
         fail(f"--enum-ply {enum_ply}: must be between 0 and 12")
     if count < 1:
         fail(f"--count {count}: must be at least 1")
-    if hash_mb is None:
-        hash_mb = 256 if empty else 64
-    if not 1 <= hash_mb <= 32768:
-        fail(f"--hash {hash_mb}: must be between 1 and 32768 MB")
+    hash_mb = options.hash_mb(hash_text) if hash_text is not None else (
+        EMPTY_HASH_MB if empty else None)
     console = Console()
     if book is not None:
         from .bench_book import BOOK_SETS, bench_book
@@ -142,9 +171,10 @@ def bench(
         try:
             other = _Peer()
         except ImportError:
-            console.print("[yellow]BitBully is not installed (pip install 'c4tui[bench]'): "
-                          "measuring c4tui alone[/]")
-    solver = Solver(hash_mb=hash_mb, book=None, threads=threads)
+            console.print("BitBully is not installed (pip install 'c4tui[bench]'): "
+                          "measuring c4tui alone", style="yellow", markup=False)
+    solver = Solver(book=None, threads=threads, **options.given(hash_mb=hash_mb))
+    hash_mb = solver.table.size_bytes >> 20
     solver.solve(Position.from_moves("2252576253462244111563365343671351441"))  # load kernels
 
     if empty:
@@ -160,13 +190,21 @@ def bench(
     else:
         directory = data or data_dir()
         groups = [(name, _load_set(directory, name, count)) for name in sets or DEFAULT_SETS]
+    # Two-line headers and no vertical rules: the table fits 80 columns. Without a peer
+    # there is nothing to compare, so its columns are left out rather than shown as nan.
     table = Table(title=f"c4tui bench: exact solve, no book, table {'cleared' if reset else 'kept'}"
-                        f" across positions, {hash_mb} MB, {threads} thread(s)")
-    for col in ("set", "n", "ours ms", "ours nodes", "peer ms", "peer nodes",
-                "time ×", "nodes ×", "wrong"):
+                        f" across positions, {hash_mb} MB, {threads} thread(s)",
+                  box=box.SIMPLE_HEAD, pad_edge=False)
+    cols = ["set", "n", "ours\nms", "ours\nnodes"]
+    if other:
+        cols += ["peer\nms", "peer\nnodes", "time\n×", "nodes\n×"]
+    for col in [*cols, "wrong"]:
         table.add_column(col, justify="right", no_wrap=True)
     stats_lines = []
     for name, rows in groups:
+        if not rows:
+            console.print(f"{name}: no positions", style="yellow")
+            continue
         ours, theirs = Tally(), Tally()
         agg = _StatSum()
         solver.clear()
@@ -190,11 +228,12 @@ def bench(
                     ours.wrong += s != r.score
                 else:
                     theirs.wrong += s != expected
-        ratio_t = ours.mean_ms() / theirs.mean_ms() if other else float("nan")
-        ratio_n = ours.mean_nodes() / theirs.mean_nodes() if other else float("nan")
-        table.add_row(name, str(len(rows)), f"{ours.mean_ms():.2f}", f"{ours.mean_nodes():,.0f}",
-                      f"{theirs.mean_ms():.2f}", f"{theirs.mean_nodes():,.0f}",
-                      f"{ratio_t:.2f}", f"{ratio_n:.2f}", f"{ours.wrong}/{theirs.wrong}")
+        cells = [name, str(len(rows)), f"{ours.mean_ms():.2f}", f"{ours.mean_nodes():,.0f}"]
+        if other:
+            cells += [f"{theirs.mean_ms():.2f}", f"{theirs.mean_nodes():,.0f}",
+                      f"{ours.mean_ms() / theirs.mean_ms():.2f}",
+                      f"{ours.mean_nodes() / theirs.mean_nodes():.2f}"]
+        table.add_row(*cells, f"{ours.wrong}/{theirs.wrong}" if other else str(ours.wrong))
         console.print(f"{name}: done", style="dim")
         stats_lines.append(f"{name}: {agg.line()}")
     console.print(table)

@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.table import Table
 
 from .errors import fail
+from .options import given
 
 BOOK_SETS = ("Test_L1_R2", "Test_L1_R3")
 
@@ -47,8 +48,8 @@ def _positions(directory: Path, max_ply: int) -> list[tuple[str, int, list[int |
     return [r for r in read_positions(path) if len(r[0]) <= max_ply]
 
 
-def bench_book(console: Console, book_arg: str, sets: list[str], count: int, hash_mb: int,
-               threads: int, directory: Path, load_set) -> None:
+def bench_book(console: Console, book_arg: str, sets: list[str], count: int,
+               hash_mb: int | None, threads: int, directory: Path, load_set) -> None:
     """Solve the sets' positions within the book's plies with and without the book."""
     from c4tui.engine.position import Position
     from c4tui.engine.solver import Solver
@@ -58,9 +59,11 @@ def bench_book(console: Console, book_arg: str, sets: list[str], count: int, has
     # Three solvers, each with its own table: the book answering a score (what
     # `c4tui solve` prints), the book with a best move as well (a book entry holds no move:
     # finding one searches the children, one disc past the book), and no book.
-    with_book = Solver(hash_mb=hash_mb, book=bk, threads=threads)
-    with_move = Solver(hash_mb=hash_mb, book=bk, threads=threads)
-    without = Solver(hash_mb=hash_mb, book=None, threads=threads)
+    size = given(hash_mb=hash_mb)  # None: the solver's default
+    with_book = Solver(book=bk, threads=threads, **size)
+    with_move = Solver(book=bk, threads=threads, **size)
+    without = Solver(book=None, threads=threads, **size)
+    hash_mb = without.table.size_bytes >> 20
     warm = Position.from_moves("2252576253462244111563365343671351441")
     for s in (with_book, with_move, without):
         s.solve(warm)  # load the kernels before timing

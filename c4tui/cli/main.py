@@ -1,18 +1,21 @@
-"""The ``c4tui`` command line.
+"""The ``c4tui`` command line: the Typer app, its commands, and the entry point.
 
-``c4tui`` with no arguments, a move string or a file opens the workstation; the named
-commands (``solve``, ``analyze``, ``bench``, ``book`` ...) are tools for scripts. Each
-command lives in its own module and registers itself on the shared Typer app.
+``c4tui`` with no arguments, a move string or a file opens the workstation (the ``open``
+command); the named commands are tools for scripts. Each command lives in its own module
+of this package and adds itself to the app with ``register(app)``.
 """
 
 from __future__ import annotations
 
 import sys
+from typing import Annotated
 
 import typer
 
-from . import analyze, bench, book, solve
-from . import open as open_cmd
+from c4tui import __version__
+
+from . import analyze, bench, book, selfplay, solve
+from . import open as open_command
 
 app = typer.Typer(
     add_completion=False,
@@ -21,8 +24,30 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
-for _module in (open_cmd, solve, analyze, bench, book):
+# One module per command, in the order of `c4tui --help`. Commands of other parts of
+# c4tui (the UGI engine's `c4tui engine` and `c4tui serve`) register here the same way:
+# a module with `register(app)`, added to this tuple.
+COMMANDS = (open_command, solve, analyze, selfplay, bench, book)
+
+for _module in COMMANDS:
     _module.register(app)
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"c4tui {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option("--version", "-V", callback=_print_version, is_eager=True,
+                     help="Print the version and exit."),
+    ] = False,
+) -> None:
+    """Connect Four analysis workstation. Run without a command to open the app."""
 
 
 def _command_names() -> set[str]:
@@ -34,10 +59,7 @@ def _command_names() -> set[str]:
 def main(argv: list[str] | None = None) -> None:
     """Entry point: dispatch to a command, or open the app (the ``open`` command)."""
     args = list(sys.argv[1:] if argv is None else argv)
-    if not args or (args[0] not in _command_names() and args[0] not in ("-h", "--help")):
+    if not args or (args[0] not in _command_names()
+                    and args[0] not in ("-h", "--help", "-V", "--version")):
         args = ["open", *args]
     app(args=args, prog_name="c4tui")
-
-
-if __name__ == "__main__":  # pragma: no cover
-    main()

@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated
 
 import typer
 
+from . import options
+from .errors import fail
+
 
 def resolve_target(args: list[str]) -> tuple[object, dict[str, str]]:
-    """The Position to open from the command-line words: a file or a move sequence.
+    """The Position to open from the command-line words, and the game's headers.
 
-    Raises ``ValueError`` with a one-line message.
+    One word that names something on disk (a file, a directory, ...) is a game file;
+    anything else is a move sequence. Raises ``ValueError`` with a one-line message.
     """
     from c4tui import gamefile
     from c4tui.engine.position import IllegalMoveError, Position
@@ -19,7 +24,7 @@ def resolve_target(args: list[str]) -> tuple[object, dict[str, str]]:
         return Position(), {}
     if len(args) == 1:
         path = Path(args[0]).expanduser()
-        if path.is_file():
+        if path.exists():  # load_game says what is wrong with a directory or a bad file
             game = gamefile.load_game(path)
             return game.position, game.headers
     text = " ".join(args)
@@ -33,40 +38,45 @@ def resolve_target(args: list[str]) -> tuple[object, dict[str, str]]:
         raise ValueError(f"{text!r} is neither a file nor a move sequence: {exc}") from None
 
 
+def open_workstation(
+    target: Annotated[
+        list[str] | None,
+        typer.Argument(help="A game file, or moves: 4453 or d1 d2 e1 c1.", show_default=False),
+    ] = None,
+    auto: Annotated[
+        bool, typer.Option("--auto/--no-auto", help="Start a search on every new position.")
+    ] = True,
+    nodes: Annotated[
+        str | None,
+        typer.Option("--nodes", metavar="N", show_default=False,
+                     help=f"Node limit of each search ({options.NODES_HELP}; default: the "
+                     "workstation's)."),
+    ] = None,
+    hash_text: Annotated[
+        str | None,
+        typer.Option("--hash", metavar="MB", show_default=False,
+                     help=f"Tables of the search ({options.HASH_HELP}; default: the "
+                     "workstation's)."),
+    ] = None,
+    engine: Annotated[
+        bool, typer.Option("--engine/--no-engine", help="Load the engine (off: a plain board).")
+    ] = True,
+) -> None:
+    """Open the analysis workstation on a position, a move sequence or a game file."""
+    limit = None if nodes is None else options.nodes(nodes)
+    hash_mb = None if hash_text is None else options.hash_mb(hash_text)
+    try:
+        pos, headers = resolve_target(list(target or []))
+    except ValueError as exc:  # GameFileError and IllegalMoveError are ValueErrors
+        fail(str(exc))
+
+    from c4tui.app import C4App
+    from c4tui.app.engine_bridge import SearchSettings
+
+    settings = SearchSettings(auto=auto, **options.given(node_limit=limit, hash_mb=hash_mb))
+    C4App(pos, settings=settings, engine=engine, headers=headers).run()
+
+
 def register(app: typer.Typer) -> None:
-    """Add the ``open`` command to the CLI."""
-
-    @app.command("open")
-    def open_cmd(
-        target: list[str] = typer.Argument(  # noqa: B008 - typer's declaration style
-            None, help="A game file, or moves: 4453 or d1 d2 e1 c1.", show_default=False
-        ),
-        auto: bool = typer.Option(
-            True, "--auto/--no-auto", help="Start a search on every new position."
-        ),
-        node_limit: str = typer.Option(
-            "2M", "--node-limit", help="Search node limit (e.g. 500k, 2M, 1G)."
-        ),
-        hash_mb: str = typer.Option("16", "--hash", help="Search hash size in MB (1-4096)."),
-        engine: bool = typer.Option(
-            True, "--engine/--no-engine", help="Load the engine (off: a plain board)."
-        ),
-    ) -> None:
-        """Open the analysis workstation on a position, a move sequence or a game file."""
-        from c4tui.app.analysis import parse_count
-        from c4tui.engine.position import IllegalMoveError
-        from c4tui.gamefile import GameFileError
-
-        try:
-            limit = parse_count(node_limit, "--node-limit", 1, 10**12)
-            hash_size = parse_count(hash_mb, "--hash", 1, 4096)
-            pos, headers = resolve_target(list(target or []))
-        except (GameFileError, IllegalMoveError, ValueError) as exc:
-            typer.echo(f"c4tui: {exc}", err=True)
-            raise typer.Exit(2) from None
-
-        from c4tui.app import C4App
-        from c4tui.app.engine_bridge import SearchSettings
-
-        settings = SearchSettings(auto=auto, node_limit=limit, hash_mb=hash_size)
-        C4App(pos, settings=settings, engine=engine, headers=headers).run()
+    """Add ``open`` to the CLI."""
+    app.command("open")(open_workstation)

@@ -1,10 +1,37 @@
-"""The option vocabulary shared by the commands (one name, one check per concept)."""
+"""The option vocabulary shared by the commands: one name, one check per concept.
+
+``--nodes N`` is a node count (``500k``, ``2M``, ``1e6``), ``--hash MB`` a table size in
+whole MB, ``--threads N`` the solver's threads, ``--book/--no-book`` the opening book.
+Defaults are not restated here: an option left out is not passed on, so the engine's
+(or the app's) own default applies.
+"""
 
 from __future__ import annotations
 
 import os
 
+from c4tui.units import MAX_HASH_MB, MAX_NODES, UnitError, parse_count, parse_mb
+
 from .errors import fail
+
+NODES_HELP = "e.g. 500k, 2M, 1e6"
+HASH_HELP = f"in whole MB, 1-{MAX_HASH_MB}"
+
+
+def nodes(text: str, lo: int = 1, option: str = "--nodes") -> int:
+    """A ``--nodes`` value, or a one-line usage error."""
+    try:
+        return parse_count(text, option, lo, MAX_NODES)
+    except UnitError as exc:
+        fail(str(exc))
+
+
+def hash_mb(text: str, option: str = "--hash") -> int:
+    """A ``--hash`` value in MB, or a one-line usage error."""
+    try:
+        return parse_mb(text, option)
+    except UnitError as exc:
+        fail(str(exc))
 
 
 def default_threads() -> int:
@@ -12,7 +39,17 @@ def default_threads() -> int:
     return max(1, os.cpu_count() or 1)
 
 
-def check_threads(threads: int) -> None:
-    """One-line error for an absurd ``--threads``."""
-    if not 1 <= threads <= 64:
-        fail(f"--threads {threads}: must be between 1 and 64")
+def threads(n: int | None) -> int:
+    """A ``--threads`` value (None: all cores), or a one-line usage error."""
+    from c4tui.engine.solver import MAX_THREADS  # only commands that solve get here
+
+    if n is None:
+        return default_threads()
+    if not 1 <= n <= MAX_THREADS:
+        fail(f"--threads {n}: must be between 1 and {MAX_THREADS}")
+    return n
+
+
+def given(**values: object) -> dict[str, object]:
+    """The keyword arguments that were given (not None): the rest keep their defaults."""
+    return {k: v for k, v in values.items() if v is not None}

@@ -7,11 +7,11 @@ from typing import Annotated
 
 import typer
 
-from .errors import fail
-from .options import check_threads, default_threads
+from . import options
+from .errors import FAILURE, fail
 
 
-def _solver(hash_mb: int, no_book: bool, threads: int = 1):
+def _solver(hash_mb: int | None, book: bool, threads: int):
     from c4tui.engine import warmup
 
     if not warmup.is_compiled(solver_only=True):
@@ -20,7 +20,8 @@ def _solver(hash_mb: int, no_book: bool, threads: int = 1):
     from c4tui.engine.solver import Solver
 
     warmup.warmup(solver_only=True)  # load now, so that --stats times only the search
-    return Solver(hash_mb=hash_mb, book=None if no_book else "default", threads=threads)
+    return Solver(book="default" if book else None, threads=threads,
+                  **options.given(hash_mb=hash_mb))
 
 
 def solve(
@@ -34,10 +35,15 @@ def solve(
     stats: Annotated[
         bool, typer.Option("--stats", help="Append nodes and microseconds of search.")
     ] = False,
-    no_book: Annotated[
-        bool, typer.Option("--no-book", help="Search without the opening book.")
-    ] = False,
-    hash_mb: Annotated[int, typer.Option("--hash", help="Transposition table size in MB.")] = 64,
+    book: Annotated[
+        bool, typer.Option("--book/--no-book", help="Use the opening book.")
+    ] = True,
+    hash_text: Annotated[
+        str | None,
+        typer.Option("--hash", metavar="MB", show_default=False,
+                     help=f"Transposition table size ({options.HASH_HELP}; default: the "
+                     "solver's)."),
+    ] = None,
     threads: Annotated[
         int | None,
         typer.Option("--threads", "-t", help="Search threads sharing the table "
@@ -49,15 +55,19 @@ def solve(
                            "(to stderr).")
     ] = False,
 ) -> None:
-    """Solve positions exactly: prints ``<moves> <score>`` per position, as Pons's solver does."""
+    """Solve positions exactly: one line "<moves> <score>" per position, as Pons's solver.
+
+    Positions are digit strings (columns 1-7) as arguments, or one per line on stdin.
+    """
     from c4tui.engine.position import Position
     from c4tui.engine.scores import FULL_COLUMN
 
-    if not 1 <= hash_mb <= 32768:
-        fail(f"--hash {hash_mb}: must be between 1 and 32768 MB")
-    threads = default_threads() if threads is None else threads
-    check_threads(threads)
-    solver = _solver(hash_mb, no_book, threads)
+    hash_mb = None if hash_text is None else options.hash_mb(hash_text)
+    threads = options.threads(threads)
+    try:
+        solver = _solver(hash_mb, book, threads)
+    except (ValueError, OSError, MemoryError) as exc:  # e.g. a damaged or missing book
+        fail(f"solve: {exc}", FAILURE)
     lines = moves if moves is not None else (ln.rstrip("\r\n") for ln in sys.stdin)
     status = 0
     out = sys.stdout
@@ -69,8 +79,8 @@ def solve(
                 raise ValueError("the game is already over" if pos.winner is not None
                                  else "the board is full")
         except ValueError as exc:
-            print(f"line {n}: {exc}", file=sys.stderr)
-            status = 1
+            print(f"c4tui: line {n}: {exc}", file=sys.stderr)  # the other lines go on
+            status = FAILURE
             continue
         if analyze:
             res = solver.analyze(pos)

@@ -1,0 +1,107 @@
+"""``c4tui selfplay``: MILTON's self-play test between two option sets of the search."""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+import time
+from typing import Annotated
+
+import typer
+
+from . import options
+from .errors import fail
+
+DEFAULT_NODES = "100k"  # per move: MILTON's experiments, and a run of minutes
+
+
+def switch_names() -> tuple[str, ...]:
+    """The on/off switches of the search (its bool options), as the CLI spells them."""
+    from c4tui.engine.search import SearchOptions
+
+    names = (f.name for f in dataclasses.fields(SearchOptions) if f.type in ("bool", bool))
+    return tuple("book" if n == "use_book" else n.replace("_", "-") for n in names)
+
+
+def parse_option_set(text: str, nodes: int | None, hash_mb: int | None = None):
+    """``"no-quiescence,killers"`` -> SearchOptions (switches as ``c4tui analyze`` spells
+    them, ``no-`` turns one off); other options keep the search's defaults."""
+    from c4tui.engine.search import SearchOptions
+
+    known = switch_names()
+    changes: dict[str, bool] = {}
+    for raw in text.replace(" ", "").split(","):
+        if not raw:
+            continue
+        on = not raw.startswith("no-")
+        name = (raw if on else raw[3:]).replace("_", "-")
+        if name not in known:
+            raise ValueError(f"option set {text!r}: unknown switch {raw!r} "
+                             f"(known: {', '.join(known)})")
+        changes["use_book" if name == "book" else name.replace("-", "_")] = on
+    return SearchOptions(node_limit=nodes, **options.given(hash_mb=hash_mb), **changes)
+
+
+def selfplay(
+    candidate: Annotated[
+        str, typer.Option("--candidate", metavar="SWITCHES",
+                          help="The option set under test, e.g. 'no-quiescence,killers' "
+                          "(empty: the defaults).")
+    ] = "",
+    baseline: Annotated[
+        str, typer.Option("--baseline", metavar="SWITCHES",
+                          help="The option set it plays against.")
+    ] = "no-quiescence",
+    nodes: Annotated[
+        str, typer.Option("--nodes", metavar="N",
+                          help=f"Node budget per move, both sides ({options.NODES_HELP}).")
+    ] = DEFAULT_NODES,
+    openings: Annotated[
+        int, typer.Option("--openings", help="Play the first N of the 49 openings.")
+    ] = 49,
+    hash_text: Annotated[
+        str | None,
+        typer.Option("--hash", metavar="MB", show_default=False,
+                     help=f"Tables of each side's search ({options.HASH_HELP}; default: "
+                     "the search's)."),
+    ] = None,
+) -> None:
+    """MILTON's self-play test: the 49 two-ply openings, twice each with colours swapped.
+
+    Prints the candidate's wins:losses:draws against the baseline. Switches: pvs, mtdf,
+    aspiration, quiescence, extensions, killers, recognition, book, threat-ordering
+    (prefix no- to turn one off).
+    """
+    from c4tui.engine.analysis_bench import openings as all_openings
+    from c4tui.engine.analysis_bench import selfplay as run
+
+    budget = options.nodes(nodes)
+    hash_mb = None if hash_text is None else options.hash_mb(hash_text)
+    if not 1 <= openings <= 49:
+        fail(f"selfplay: --openings {openings}: expected 1 to 49")
+    try:
+        test_opts = parse_option_set(candidate, budget, hash_mb)
+        base_opts = parse_option_set(baseline, budget, hash_mb)
+    except ValueError as e:
+        fail(f"selfplay: {e}")
+    starts = all_openings()[:openings]
+    t0 = time.perf_counter()
+    games = 2 * len(starts)
+
+    def progress(w: int, lo: int, d: int, _x: int) -> None:
+        print(f"\r{w + lo + d}/{games} games  candidate {w}:{lo}:{d}", end="",
+              file=sys.stderr, flush=True)
+
+    try:
+        w, lo, d = run(test_opts, base_opts, starts, progress)
+    except KeyboardInterrupt:
+        fail("selfplay: interrupted", 130)
+    print(file=sys.stderr)
+    typer.echo(f"candidate [{candidate or 'defaults'}] vs baseline [{baseline or 'defaults'}], "
+               f"{budget:,} nodes per move, {games} games: {w}:{lo}:{d} (candidate's "
+               f"wins:losses:draws) in {time.perf_counter() - t0:.0f} s")
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``selfplay`` to the CLI."""
+    app.command("selfplay")(selfplay)
