@@ -229,7 +229,7 @@ def test_cli_build_info_verify(tmp_path, reference_book):
             "--out",
             str(out),
             "--no-progress",
-            "--hash-mb",
+            "--hash",
             "4",
         ],
     )

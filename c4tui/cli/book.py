@@ -9,7 +9,9 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from . import options
 from .books import prepare_books
+from .errors import FAILURE, fail
 
 book_app = typer.Typer(
     help="The opening book: exact scores of every early position.",
@@ -32,11 +34,6 @@ def _rows(rows: list[tuple[str, str]]) -> None:
     """Key-value lines, never wrapped (checksums stay on one line for scripts)."""
     for k, v in rows:
         _out.print(f"{k:<11} {v}", highlight=False, soft_wrap=True)
-
-
-def _fail(message: str) -> None:
-    _err.print(f"[red]error:[/] {message}", highlight=False)
-    raise typer.Exit(1)
 
 
 def _default_out() -> Path:
@@ -71,9 +68,11 @@ def build(
     root: Annotated[
         str, typer.Option("--root", help="Only positions below these moves (digits).")
     ] = "",
-    hash_mb: Annotated[
-        int, typer.Option("--hash-mb", help="Transposition table per worker (MB).")
-    ] = 64,
+    hash_text: Annotated[
+        str | None,
+        typer.Option("--hash", metavar="MB", show_default=False,
+                     help=f"Table of each worker ({options.HASH_HELP}; default: the solver's)."),
+    ] = None,
     block: Annotated[
         int, typer.Option("--block", help="Positions per work unit (new builds).")
     ] = 64,
@@ -98,15 +97,14 @@ def build(
 
     out = out or _default_out()
     if not 0 <= plies <= 42:
-        _fail(f"--plies {plies}: expected 0-42")
+        fail(f"--plies {plies}: expected 0-42")
     if workers < 0 or workers > 64:
-        _fail(f"--workers {workers}: expected 0-64")
-    if not 1 <= hash_mb <= 65536:
-        _fail(f"--hash-mb {hash_mb}: expected 1-65536")
+        fail(f"--workers {workers}: expected 0-64")
+    hash_mb = None if hash_text is None else options.hash_mb(hash_text)
     if not 1 <= block <= 65535:
-        _fail(f"--block {block}: expected 1-65535")
+        fail(f"--block {block}: expected 1-65535")
     if not out.parent.is_dir():
-        _fail(f"--out {out}: directory {out.parent} does not exist")
+        fail(f"--out {out}: directory {out.parent} does not exist")
     try:
         rep = build_book(
             plies,
@@ -114,17 +112,16 @@ def build(
             workers=workers,
             checkpoint=checkpoint,
             root=root,
-            hash_mb=hash_mb,
             block_size=block,
             checkpoint_every=every,
             limit=limit,
             progress=progress,
             console=_err,
             floor_book=floor_book,
+            **options.given(hash_mb=hash_mb),
         )
     except (BuildError, IllegalMoveError, ValueError) as exc:
-        _fail(str(exc))
-        return
+        fail(str(exc), FAILURE)
     left = rep.total - rep.solved
     _out.print(
         f"solved {rep.solved}/{rep.total} positions "
@@ -170,16 +167,14 @@ def info(
         try:
             ck = Checkpoint.load(p)
         except CheckpointError as exc:
-            _fail(str(exc))
-            return
+            fail(str(exc), FAILURE)
         _print_checkpoint(p, ck)
         return
     t0 = time.perf_counter()
     try:
         book = load(p)
     except BookError as exc:
-        _fail(str(exc))
-        return
+        fail(str(exc), FAILURE)
     ms = (time.perf_counter() - t0) * 1000
     sc = book.scores
     _rows(
@@ -260,8 +255,7 @@ def derive(
         t0 = time.perf_counter()
         full = derive_book(book, down_to, root)
     except (BookError, ValueError) as exc:
-        _fail(str(exc))
-        return
+        fail(str(exc), FAILURE)
     target = out or path
     save(full, target)
     _out.print(
@@ -286,14 +280,12 @@ def lookup(
     try:
         pos = Position.parse(moves)
     except IllegalMoveError as exc:
-        _fail(str(exc))
-        return
+        fail(f"lookup: {exc}")
     p = _book_path(path)
     try:
         book = load(p)
     except BookError as exc:
-        _fail(str(exc))
-        return
+        fail(str(exc), FAILURE)
     score = book.get(pos)
     if score is None:
         _out.print(f"{pos.digits() or '(empty board)'}: not in {p.name}", highlight=False)
