@@ -1,6 +1,6 @@
 """User values typed on the command line or in the app: node counts and sizes in MB.
 
-No Textual, no engine: the CLI and the app both parse through here, so a value means the
+No Textual, no numba: the CLI and the app both parse through here, so a value means the
 same everywhere and a bad one gets the same one-line message, which names the value::
 
     >>> parse_count("2M", "--nodes")
@@ -19,11 +19,11 @@ from __future__ import annotations
 
 from decimal import Decimal, DecimalException
 
-#: Largest node count accepted anywhere (a week of search at today's speed).
-MAX_NODES = 10**12
-#: Largest hash size in MB: the analysis search's limit (engine/search.py). The exact
-#: solver's table could take 32768, but one option has one cap, in every command.
-MAX_HASH_MB = 4096
+# The caps are the engine's (its seam has no numba): one cap per option, in every command
+# and the app, although the exact solver's table alone could take up to 32768 MB.
+from c4tui.engine.seam import MAX_HASH_MB, MAX_NODE_LIMIT
+
+__all__ = ["MAX_HASH_MB", "MAX_NODE_LIMIT", "UnitError", "parse_count", "parse_mb"]
 
 _SUFFIXES = {"k": 10**3, "m": 10**6, "g": 10**9}
 
@@ -55,7 +55,7 @@ def _whole(value: Decimal, lo: int, hi: int, what: str, shown: str, unit: str) -
     return int(value)
 
 
-def parse_count(text: str, what: str, lo: int = 1, hi: int = MAX_NODES) -> int:
+def parse_count(text: str, what: str, lo: int = 1, hi: int = MAX_NODE_LIMIT) -> int:
     """A count such as ``10000``, ``1_000_000``, ``1e6``, ``500k``, ``2M`` or ``1.5G``.
 
     ``what`` names the value in the message (``--nodes``, ``node limit``). Raises

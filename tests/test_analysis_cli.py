@@ -113,4 +113,7 @@ def test_switches_left_out_keep_the_search_defaults():
     o = parse_option_set("", None)
     assert o == SearchOptions(node_limit=None)
     assert "book" in switch_names() and "threat-ordering" in switch_names()
+    help_text = runner.invoke(app, ["analyze", "--help"], env={"COLUMNS": "200"}).output
+    for name in switch_names():  # every switch of the search is one of analyze's too
+        assert f"--no-{name}" in help_text, name
     assert parse_option_set("threat_ordering", 10).threat_ordering

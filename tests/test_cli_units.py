@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from c4tui.units import MAX_HASH_MB, MAX_NODES, UnitError, parse_count, parse_mb
+from c4tui.units import MAX_HASH_MB, MAX_NODE_LIMIT, UnitError, parse_count, parse_mb
 
 
 @pytest.mark.parametrize(
     "text, value",
     [("10000", 10_000), ("1_000_000", 10**6), ("1,000", 1000), ("1e6", 10**6),
      ("5M", 5 * 10**6), ("500k", 500_000), ("1.5k", 1500), (" 2 M ", 2 * 10**6),
-     ("1G", 10**9), ("1e12", MAX_NODES)],
+     ("1G", 10**9), ("1e12", MAX_NODE_LIMIT)],
 )
 def test_counts(text, value):
     assert parse_count(text, "--nodes") == value
@@ -61,7 +61,7 @@ def test_mb():
         assert message in str(info.value), (text, str(info.value))
 
 
-def test_units_imports_no_textual_and_no_engine():
+def test_units_imports_no_textual_and_no_numba():
     import subprocess
     import sys
 

@@ -158,6 +158,10 @@ def analyze(
         bool | None, _switch("threat_ordering", "Order moves by the threats they make "
                              "(not MILTON's).")
     ] = None,
+    window_parity: Annotated[
+        bool | None, _switch("window_parity", "Centre the aspiration window on the last "
+                             "value of the same parity (not MILTON's).")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per line.")] = False,
 ) -> None:
     """Run MILTON's iterative-deepening analysis on a position.
@@ -179,7 +183,8 @@ def analyze(
     limit = None if nodes is None else options.nodes(nodes, lo=0)
     switches = options.given(pvs=pvs, mtdf=mtdf, aspiration=aspiration, quiescence=quiescence,
                              extensions=extensions, killers=killers, recognition=recognition,
-                             use_book=book, threat_ordering=threat_ordering)
+                             use_book=book, threat_ordering=threat_ordering,
+                             window_parity=window_parity)
     opts = SearchOptions(**options.given(
         max_depth=depth, hash_mb=None if hash_text is None else options.hash_mb(hash_text)),
         **switches)

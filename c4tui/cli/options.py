@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 
-from c4tui.units import MAX_HASH_MB, MAX_NODES, UnitError, parse_count, parse_mb
+from c4tui.units import MAX_HASH_MB, MAX_NODE_LIMIT, UnitError, parse_count, parse_mb
 
 from .errors import fail
 
@@ -21,7 +21,7 @@ HASH_HELP = f"in whole MB, 1-{MAX_HASH_MB}"
 def nodes(text: str, lo: int = 1, option: str = "--nodes") -> int:
     """A ``--nodes`` value, or a one-line usage error."""
     try:
-        return parse_count(text, option, lo, MAX_NODES)
+        return parse_count(text, option, lo, MAX_NODE_LIMIT)
     except UnitError as exc:
         fail(str(exc))
 

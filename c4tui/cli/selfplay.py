@@ -69,8 +69,8 @@ def selfplay(
     """MILTON's self-play test: the 49 two-ply openings, twice each with colours swapped.
 
     Prints the candidate's wins:losses:draws against the baseline. Switches: pvs, mtdf,
-    aspiration, quiescence, extensions, killers, recognition, book, threat-ordering
-    (prefix no- to turn one off).
+    aspiration, quiescence, extensions, killers, recognition, book, threat-ordering,
+    window-parity (prefix no- to turn one off).
     """
     from c4tui.engine.analysis_bench import openings as all_openings
     from c4tui.engine.analysis_bench import selfplay as run
