@@ -1,0 +1,302 @@
+"""``c4tui engine`` through its pipes: the UGI commands, limits, stop, queries, bad input.
+
+Every test drives a real engine process (tests/ugi_client.py) with a timeout on each wait.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import time
+
+import pytest
+from c4tui.engine.position import Position
+from testdata import load_positions, sample
+from ugi_client import UgiProcess, start_engine
+
+from c4tui.ugi.fen import to_fen
+
+INFO = re.compile(
+    r"^info depth (\d+) seldepth (\d+) score (cp -?\d+|mate -?\d+) nodes (\d+) nps (\d+) "
+    r"hashfull (\d+) time (\d+)( pv( [a-g][1-6])+)?$"
+)
+SQUARE = re.compile(r"^[a-g][1-6]$")
+#: 14 discs (past the books): the analysis search needs many seconds to reach full depth.
+MIDGAME = "24464572743613"
+MIDGAME_MOVES = Position.from_moves(MIDGAME).algebraic()
+DRAWN_GAME = ("e1 d1 g1 a1 b1 e2 f1 f2 b2 b3 f3 a2 b4 g2 a3 b5 f4 f5 b6 a4 e3 g3 d2 c1 g4 g5 "
+              "a5 e4 g6 f6 c2 a6 e5 c3 e6 c4 c5 c6 d3 d4 d5 d6")
+
+
+@pytest.fixture
+def engine():
+    eng = start_engine()
+    yield eng
+    eng.__exit__()
+
+
+def parse_info(line: str) -> dict[str, object]:
+    m = INFO.match(line)
+    assert m, f"malformed info line: {line!r}"
+    return {"depth": int(m[1]), "seldepth": int(m[2]), "score": m[3], "nodes": int(m[4]),
+            "hashfull": int(m[6]), "time": int(m[7]),
+            "pv": m[8].split()[1:] if m[8] else []}
+
+
+def legal_square(moves: str, square: str) -> bool:
+    pos = Position.from_algebraic(moves)
+    return square in {f"{'abcdefg'[c]}{pos.height(c) + 1}" for c in pos.legal_moves()}
+
+
+def errors(lines: list[str]) -> list[str]:
+    return [x for x in lines if x.startswith("info string error:")]
+
+
+# ------------------------------------------------------------------ handshake, options
+
+
+def test_handshake_lists_id_and_options():
+    with UgiProcess() as eng:
+        lines = eng.ask("ugi", "ugiok", timeout=60)
+        assert lines[0].startswith("id name c4tui")
+        assert lines[1].startswith("id author ")
+        options = {m[1]: m[2] for m in (re.match(r"option name (\S+) type (.*)$", x)
+                                        for x in lines if x.startswith("option"))}
+        assert options == {
+            "Hash": "spin default 16 min 1 max 4096",
+            "Threads": "spin default 1 min 1 max 64",
+            "Exact": "check default false",
+            "OwnBook": "check default true",
+        }
+        assert lines[-1] == "ugiok"
+        eng.ask("isready", "readyok", timeout=900)
+        assert eng.close() == 0
+        assert "Traceback" not in eng.stderr
+
+
+def test_the_cli_command_is_the_same_engine():
+    with UgiProcess((sys.executable, "-m", "c4tui", "engine")) as eng:
+        assert eng.ask("ugi", "ugiok", timeout=60)[0].startswith("id name c4tui")
+        eng.send("position startpos moves d1 d2 d3")
+        assert eng.query("p1turn") == "false"
+        assert eng.close() == 0
+
+
+def test_setoption_names_ignore_case_and_values_are_checked(engine):
+    engine.send("setoption name hash value 32")
+    engine.send("setoption name THREADS value 2")
+    engine.send("setoption name exact value TRUE")
+    assert errors(engine.ask("isready", "readyok")) == []
+    for bad, says in [("setoption name Hash value 0", "outside 1-4096"),
+                      ("setoption name Hash value lots", "not a whole number"),
+                      ("setoption name Exact value maybe", "not true or false"),
+                      ("setoption name Colour value red", "unknown option"),
+                      ("setoption Hash 3", "expected 'setoption name")]:
+        engine.send(bad)
+        got = errors(engine.ask("isready", "readyok"))
+        assert len(got) == 1 and says in got[0], (bad, got)
+    # the good values hold: an exact search with two threads, mate score and a legal move
+    engine.send("position startpos moves " + MIDGAME_MOVES)
+    move, infos = engine.bestmove("go", timeout=120)
+    assert legal_square(MIDGAME_MOVES, move)
+    assert parse_info(infos[-1])["score"].startswith("mate")
+
+
+# ------------------------------------------------------------------ positions and queries
+
+
+def test_queries_follow_the_position(engine):
+    engine.send("position startpos")
+    assert (engine.query("p1turn"), engine.query("gameover"), engine.query("result")) == (
+        "true", "false", "none")
+    engine.send("position startpos moves d1")
+    assert engine.query("p1turn") == "false"
+    engine.send("position startpos moves d1 c1 d2 c2 d3 c3 d4")
+    assert (engine.query("gameover"), engine.query("result")) == ("true", "p1win")
+    engine.send("position startpos moves a1 d1 b1 d2 a2 d3 b2 d4")
+    assert (engine.query("gameover"), engine.query("result")) == ("true", "p2win")
+    engine.send("position startpos moves " + DRAWN_GAME)
+    assert (engine.query("gameover"), engine.query("result")) == ("true", "draw")
+    engine.send("position fen 7/7/7/7/7/3x3 o moves d2 c1")
+    assert engine.query("p1turn") == "false"
+    engine.send("position fen 7/7/x6/x6/xo5/xo1o3 o")
+    assert engine.query("result") == "p1win"
+    assert errors(engine.lines) == []
+
+
+def test_fen_and_moves_give_the_same_search(engine):
+    """A position given as a FEN (written by to_fen) searches exactly like its moves."""
+    pos = Position.from_moves(MIDGAME)
+    engine.send(f"position fen {to_fen(pos)}")
+    fen_move, fen_infos = engine.bestmove("go depth 6")
+    engine.send("position startpos moves " + MIDGAME_MOVES)
+    move, infos = engine.bestmove("go depth 6")
+    strip = [re.sub(r" nps \d+| time \d+", "", x) for x in infos]
+    assert [re.sub(r" nps \d+| time \d+", "", x) for x in fen_infos] == strip
+    assert fen_move == move
+    assert errors(engine.lines) == []
+
+
+# ------------------------------------------------------------------ go and its limits
+
+
+def test_go_depth_reports_every_iteration(engine):
+    engine.send("position startpos moves " + MIDGAME_MOVES)
+    move, infos = engine.bestmove("go depth 7")
+    depths = [parse_info(x)["depth"] for x in infos]
+    assert depths == list(range(1, 8))
+    last = parse_info(infos[-1])
+    assert last["pv"][0] == move and legal_square(MIDGAME_MOVES, move)
+    assert last["seldepth"] >= last["depth"]
+    assert last["nodes"] > 0
+
+
+def test_go_nodes_keeps_to_the_node_limit(engine):
+    engine.send("position startpos moves " + MIDGAME_MOVES)
+    small = [parse_info(x)["nodes"] for x in engine.bestmove("go nodes 3000")[1]]
+    large = [parse_info(x)["nodes"] for x in engine.bestmove("go nodes 300000")[1]]
+    assert small and max(small) <= 3000
+    assert max(large) <= 300000 and len(large) > len(small)
+
+
+@pytest.mark.parametrize("go", ["go movetime 400", "go p1time 4000 p2time 4000 p1inc 100"])
+def test_timed_go_answers_in_time(engine, go):
+    engine.send("position startpos moves " + MIDGAME_MOVES)
+    t0 = time.monotonic()
+    move, infos = engine.bestmove(go, timeout=10)
+    took = time.monotonic() - t0
+    # MIDGAME takes far longer than this to search to the end: the clock stopped it
+    assert 0.15 < took < 2.0, took
+    assert infos and legal_square(MIDGAME_MOVES, move)
+
+
+def test_infinite_waits_for_stop_and_answers_isready_and_query_meanwhile(engine):
+    engine.send("position startpos moves " + MIDGAME_MOVES)
+    engine.send("go infinite")
+    assert not any(x.startswith("bestmove") for x in engine.quiet(0.5))
+    t0 = time.monotonic()
+    engine.ask("isready", "readyok", timeout=2)
+    assert engine.query("p1turn", timeout=2) == "true"
+    assert time.monotonic() - t0 < 1.0  # at once, with room for a loaded machine
+    t0 = time.monotonic()
+    lines = engine.ask("stop", "bestmove", timeout=2)
+    assert time.monotonic() - t0 < 1.0
+    assert legal_square(MIDGAME_MOVES, lines[-1].split()[1])
+    assert engine.quiet(0.3) == []  # exactly one bestmove
+    engine.send("stop")  # nothing to stop: no answer, no error
+    assert engine.quiet(0.3) == []
+
+
+def test_stop_cuts_a_long_exact_solve_short(engine):
+    engine.send("setoption name OwnBook value false")
+    engine.send("setoption name Exact value true")
+    engine.send("position startpos")  # the empty board without the books: seconds of solving
+    engine.send("go infinite")
+    engine.quiet(0.3)
+    t0 = time.monotonic()
+    lines = engine.ask("stop", "bestmove", timeout=3)
+    assert time.monotonic() - t0 < 1.5
+    assert legal_square("", lines[-1].split()[1])
+    assert any("cut short" in x for x in lines)
+
+
+@pytest.mark.parametrize(("moves", "score", "columns"), [
+    (m, s, c) for m, s, c in sample(
+        [r for r in load_positions() if 16 <= len(r[0]) <= 30], 6, seed=14)
+])
+def test_exact_play_is_perfect(moves, score, columns):
+    """Exact true: the mate distance of BitBully's score, and a move of the best score."""
+    with start_engine({"Exact": "true"}) as eng:
+        pos = Position.from_moves(moves)
+        eng.send("position startpos moves " + pos.algebraic())
+        move, infos = eng.bestmove("go", timeout=120)
+        info = parse_info(infos[-1])
+        ply = pos.ply
+        if score == 0:
+            assert info["score"] == "cp 0"
+        else:
+            # the winner ends with its (22 - |score|)-th disc; own discs so far
+            own = ply // 2 if score > 0 else (ply + 1) // 2
+            k = 22 - abs(score) - own
+            assert info["score"] == f"mate {k if score > 0 else -k}"
+        col = "abcdefg".index(move[0])
+        assert columns[col] == score, (move, columns)
+        assert info["pv"][0] == move and info["depth"] == 42 - ply
+
+
+# ------------------------------------------------------------------ bad input
+
+
+@pytest.mark.parametrize(("command", "says"), [
+    ("fly", "unknown command 'fly'"),
+    ("position startpos moves d2", "move 1 d2: a disc in column d lands on d1"),
+    ("position startpos moves d1 h1", "'h1' is not a square"),
+    ("position startpos moves d1 d2 d3 d4 d5 d6 d7", "not a square"),
+    ("position startpos moves a1 d1 b1 d2 a2 d3 b2 d4 c1", "the game is over"),
+    ("position fen 7/7/7/7/7/8 x", "'8' is neither a disc"),
+    ("position fen 7/7/7/7/7/3x3 x", "side to move x"),
+    ("position fen", "fen: empty"),
+    ("position middle", "expected startpos or fen"),
+    ("position startpos d1", "unexpected 'd1' after startpos"),
+    ("query colour", "query: expected gameover, p1turn or result"),
+    ("\xff\xfe", "unknown command"),
+])
+def test_bad_input_is_one_error_line_and_keeps_the_position(engine, command, says):
+    engine.send("position startpos moves d1")
+    engine.send(command)
+    got = engine.ask("isready", "readyok")
+    assert errors(got) == [x for x in got if x.startswith("info")]
+    assert len(errors(got)) == 1 and says in errors(got)[0], got
+    assert engine.query("p1turn") == "false"  # still the position after d1
+    engine.send("position startpos moves d1 d2")  # and the engine goes on
+    assert engine.query("p1turn") == "true"
+    assert "Traceback" not in engine.stderr
+
+
+@pytest.mark.parametrize(("setup", "go", "says"), [
+    ("", "go depth 3", "no position yet"),
+    ("position startpos moves d1 c1 d2 c2 d3 c3 d4", "go depth 3", "the game is over"),
+    ("position startpos", "go depth 0", "depth 0"),
+    ("position startpos", "go nodes many", "not a whole number"),
+    ("position startpos", "go wtime 100", "unknown limit 'wtime'"),
+    ("position startpos", "go depth", "needs a number"),
+])
+def test_a_go_that_cannot_search_answers_the_null_move(engine, setup, go, says):
+    if setup:
+        engine.send(setup)
+    lines = engine.ask(go, "bestmove")
+    assert lines[-1] == "bestmove 0000"
+    assert len(errors(lines)) == 1 and says in errors(lines)[0]
+
+
+def test_a_second_go_during_a_search_is_refused(engine):
+    engine.send("position startpos moves " + MIDGAME_MOVES)
+    engine.send("go infinite")
+    engine.send("go depth 2")
+    engine.send("setoption name Hash value 1")
+    got = engine.ask("isready", "readyok")
+    assert [e.split(":")[1].strip() for e in errors(got)] == ["go", "setoption Hash"]
+    engine.ask("stop", "bestmove")
+    assert engine.quiet(0.3) == []
+
+
+# ------------------------------------------------------------------ the end
+
+
+def test_end_of_input_during_a_search_exits_cleanly():
+    eng = start_engine()
+    eng.send("position startpos moves " + MIDGAME_MOVES)
+    eng.send("go infinite")
+    eng.quiet(0.2)
+    eng.proc.stdin.close()
+    assert eng.proc.wait(5) == 0
+    assert eng.expect("bestmove")  # the search still answered
+    assert eng.stderr == ""
+
+
+def test_quit_exits_cleanly(engine):
+    engine.send("position startpos moves " + MIDGAME_MOVES)
+    engine.send("go depth 30")
+    assert engine.close(timeout=5) == 0
+    assert "Traceback" not in engine.stderr and "Fatal" not in engine.stderr
+
