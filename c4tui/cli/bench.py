@@ -26,7 +26,7 @@ DEFAULT_SETS = ("Test_L2_R2", "Test_L1_R2")
 EMPTY_HASH_MB = 256  # the empty board's tree is large: a bigger table than the solver's
 
 
-def data_dir() -> Path:
+def pons_dir() -> Path:
     """The Pons benchmark sets: the repository's copy, else the shared test data."""
     here = Path(__file__).resolve().parents[2]  # the repository: c4tui/cli/bench.py
     for cand in (here / "tests" / "data" / "pons", here.parent / "shared" / "testdata" / "pons"):
@@ -164,7 +164,7 @@ def bench(
         from .bench_book import BOOK_SETS, bench_book
 
         bench_book(console, book, list(sets or BOOK_SETS), count, hash_mb, threads,
-                   data or data_dir(), _load_set)
+                   data or pons_dir(), _load_set)
         return
     other = None
     if peer:
@@ -188,7 +188,7 @@ def bench(
         step = max(1, len(moves_all) // count)
         groups = [(f"{enum_ply}-ply", [(m, None) for m in moves_all[::step][:count]])]
     else:
-        directory = data or data_dir()
+        directory = data or pons_dir()
         groups = [(name, _load_set(directory, name, count)) for name in sets or DEFAULT_SETS]
     # Two-line headers and no vertical rules: the table fits 80 columns. Without a peer
     # there is nothing to compare, so its columns are left out rather than shown as nan.
