@@ -21,23 +21,20 @@ Three formats are read, whichever a file holds:
   (``1-0`` White won, ``0-1`` Black won, ``1/2-1/2`` draw, ``*`` unfinished).
 
 Every error is a :class:`GameFileError` whose one-line message names the file, the line and
-the problem. Saving is atomic (:func:`atomic_write`, the one atomic write of the CLI and
-the app): a crash never leaves half a file, and an existing file is only replaced when the
-caller says so.
+the problem. Saving is atomic (:func:`c4tui.atomicfile.atomic_write`): a crash never
+leaves half a file, and an existing file is only replaced when the caller says so.
 """
 
 from __future__ import annotations
 
-import contextlib
 import datetime as _dt
-import errno
 import os
 import re
-import secrets
-import stat
+import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from c4tui.atomicfile import atomic_write
 from c4tui.engine.geometry import COLUMN_NAMES
 from c4tui.engine.position import IllegalMoveError, Position, square_name
 
@@ -109,18 +106,8 @@ def format_game(game: Game) -> str:
     lines = ["# c4tui game file"]
     lines += [f'[{k} "{_quote(v)}"]' for k, v in headers.items()]
     lines.append("")
-    moves = numbered_moves(game.position)
-    body = f"{moves} {headers['Result']}".strip()
-    # wrap the move text at ~78 columns so the file reads well
-    out, line = [], ""
-    for tok in body.split():
-        if line and len(line) + 1 + len(tok) > 78:
-            out.append(line)
-            line = tok
-        else:
-            line = f"{line} {tok}" if line else tok
-    out.append(line)
-    lines += out
+    body = f"{numbered_moves(game.position)} {headers['Result']}".strip()
+    lines.append(textwrap.fill(body, 78, break_long_words=False, break_on_hyphens=False))
     return "\n".join(lines) + "\n"
 
 
@@ -297,75 +284,6 @@ def _make_parents(p: Path) -> None:
             if anc.exists() and not anc.is_dir():
                 raise GameFileError(f"{p}: {anc} is a file, not a directory") from None
         raise
-
-
-def atomic_write(path: Path, data: bytes, *, overwrite: bool) -> None:
-    """Write ``data`` to ``path`` so that a crash never leaves half a file.
-
-    The data goes to a temporary file in the same directory, is synced, and is renamed
-    over ``path`` (``overwrite``) or linked to it (not ``overwrite``: an existing file
-    raises ``FileExistsError``, even one created meanwhile). The file keeps the mode of the
-    file it replaces; a new one gets 0666 minus the umask, like any file the user creates.
-    Raises ``OSError``; the temporary file never stays behind.
-    """
-    mode = None
-    if path.exists():
-        if not overwrite:
-            raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(path))
-        mode = stat.S_IMODE(path.stat().st_mode)
-    tmp, fd = _create_temp(path)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            if mode is not None:
-                os.fchmod(fh.fileno(), mode)
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        if overwrite:
-            os.replace(tmp, path)
-        else:
-            _link_new(tmp, path)
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-    _sync_dir(path.parent)
-
-
-def _create_temp(path: Path) -> tuple[Path, int]:
-    """A new hidden file beside ``path``, opened for writing, mode 0666 minus the umask."""
-    for _ in range(100):
-        tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
-        try:
-            return tmp, os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-        except FileExistsError:
-            continue
-    raise FileExistsError(errno.EEXIST, "no free temporary name", str(path))
-
-
-def _link_new(tmp: Path, path: Path) -> None:
-    """Give ``tmp``'s data the name ``path`` only if no file has it (``FileExistsError``)."""
-    try:
-        os.link(tmp, path)
-    except FileExistsError:
-        raise
-    except OSError:  # no hard links on this file system: check, then rename
-        if path.exists():
-            raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(path)) from None
-        os.replace(tmp, path)
-
-
-def _sync_dir(directory: Path) -> None:
-    """Make the rename durable (best effort: not every file system syncs directories)."""
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 def default_save_path(now: _dt.datetime | None = None) -> Path:

@@ -200,13 +200,15 @@ def test_save_below_a_file_names_the_file(tmp_path):
 def test_new_file_is_not_clobbered_by_a_race(tmp_path, monkeypatch):
     """A file that appears between the check and the write is not replaced either."""
     target = tmp_path / "g.c4g"
-    real = gamefile._create_temp
+    from c4tui import atomicfile
+
+    real = atomicfile._create_temp
 
     def create_and_race(path):
         target.write_text("someone else's\n")
         return real(path)
 
-    monkeypatch.setattr(gamefile, "_create_temp", create_and_race)
+    monkeypatch.setattr(atomicfile, "_create_temp", create_and_race)
     with pytest.raises(gamefile.GameFileExistsError):
         save_game(target, Position.from_moves("4"))
     assert target.read_text() == "someone else's\n"

@@ -1,0 +1,85 @@
+"""Atomic file writes: the one implementation for every file c4tui saves.
+
+It needs nothing but the standard library, so any layer can use it (the game files of
+the app and the CLI do; the book's files could).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import secrets
+import stat
+from pathlib import Path
+
+__all__ = ["atomic_write"]
+
+
+def atomic_write(path: Path, data: bytes, *, overwrite: bool) -> None:
+    """Write ``data`` to ``path`` so that a crash never leaves half a file.
+
+    The data goes to a temporary file in the same directory, is synced, and is renamed
+    over ``path`` (``overwrite``) or linked to it (not ``overwrite``: an existing file
+    raises ``FileExistsError``, even one created meanwhile). The file keeps the mode of the
+    file it replaces; a new one gets 0666 minus the umask, like any file the user creates.
+    Raises ``OSError``; the temporary file never stays behind.
+    """
+    mode = None
+    if path.exists():
+        if not overwrite:
+            raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(path))
+        mode = stat.S_IMODE(path.stat().st_mode)
+    tmp, fd = _create_temp(path)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            if mode is not None:
+                os.fchmod(fh.fileno(), mode)
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if overwrite:
+            os.replace(tmp, path)
+        else:
+            _link_new(tmp, path)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+    _sync_dir(path.parent)
+
+
+def _create_temp(path: Path) -> tuple[Path, int]:
+    """A new hidden file beside ``path``, opened for writing, mode 0666 minus the umask."""
+    for _ in range(100):
+        tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
+        try:
+            return tmp, os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no free temporary name", str(path))
+
+
+def _link_new(tmp: Path, path: Path) -> None:
+    """Give ``tmp``'s data the name ``path`` only if no file has it (``FileExistsError``)."""
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        raise
+    except OSError:  # no hard links on this file system: check, then rename
+        if path.exists():
+            raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(path)) from None
+        os.replace(tmp, path)
+
+
+def _sync_dir(directory: Path) -> None:
+    """Make the rename durable (best effort: not every file system syncs directories)."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
