@@ -58,7 +58,7 @@ def _bound(v: int) -> str:
 def _score_text(score: int, band: str, ply: int) -> str:
     from c4tui.engine.scores import describe
 
-    return f"{score:+d} (heuristic)" if band == "heuristic" else describe(score, ply)
+    return f"{score:+d}" if band == "heuristic" else describe(score, ply)
 
 
 def _table(reps, ply: int):

@@ -34,7 +34,7 @@ def hash_mb(text: str, option: str = "--hash") -> int:
         fail(str(exc))
 
 
-def default_threads() -> int:
+def _all_cores() -> int:
     """All cores of this machine."""
     return max(1, os.cpu_count() or 1)
 
@@ -44,7 +44,7 @@ def threads(n: int | None) -> int:
     from c4tui.engine.solver import MAX_THREADS  # only commands that solve get here
 
     if n is None:
-        return default_threads()
+        return _all_cores()
     if not 1 <= n <= MAX_THREADS:
         fail(f"--threads {n}: must be between 1 and {MAX_THREADS}")
     return n

@@ -93,11 +93,11 @@ def solve(
         out.write(f"{text} {' '.join(fields)}\n")
         out.flush()
         if verbose_stats and solver.last_stats is not None:
-            print(f"  {format_stats(solver.last_stats)}", file=sys.stderr, flush=True)
+            print(f"  {_format_stats(solver.last_stats)}", file=sys.stderr, flush=True)
     raise typer.Exit(status)
 
 
-def format_stats(st) -> str:
+def _format_stats(st) -> str:
     """One line of search statistics (a ``SolveStats``)."""
     speeds = "/".join(f"{v / 1e6:.1f}" for v in st.thread_speeds())
     return (f"nodes {st.nodes:,}  hits {100 * st.hit_rate:.1f}%  overwrites "
