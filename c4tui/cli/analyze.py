@@ -180,14 +180,13 @@ def analyze(
         fail("analyze: the game is over, there is nothing to analyze")
     if depth is not None and not 1 <= depth <= SIZE:
         fail(f"analyze: --depth {depth}: expected 1 to {SIZE} plies")
-    limit = None if nodes is None else options.nodes(nodes, lo=0)
+    limit = options.nodes(nodes, lo=0)
     switches = options.given(pvs=pvs, mtdf=mtdf, aspiration=aspiration, quiescence=quiescence,
                              extensions=extensions, killers=killers, recognition=recognition,
                              use_book=book, threat_ordering=threat_ordering,
                              window_parity=window_parity)
-    opts = SearchOptions(**options.given(
-        max_depth=depth, hash_mb=None if hash_text is None else options.hash_mb(hash_text)),
-        **switches)
+    opts = SearchOptions(**options.given(max_depth=depth, hash_mb=options.hash_mb(hash_text)),
+                         **switches)
     if limit is not None:
         opts = dataclasses.replace(opts, node_limit=limit or None)  # 0: no limit
 

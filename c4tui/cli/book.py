@@ -100,7 +100,7 @@ def build(
         fail(f"--plies {plies}: expected 0-42")
     if workers < 0 or workers > 64:
         fail(f"--workers {workers}: expected 0-64")
-    hash_mb = None if hash_text is None else options.hash_mb(hash_text)
+    hash_mb = options.hash_mb(hash_text)
     if not 1 <= block <= 65535:
         fail(f"--block {block}: expected 1-65535")
     if not out.parent.is_dir():

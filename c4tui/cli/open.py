@@ -63,8 +63,8 @@ def open_workstation(
     ] = True,
 ) -> None:
     """Open the analysis workstation on a position, a move sequence or a game file."""
-    limit = None if nodes is None else options.nodes(nodes)
-    hash_mb = None if hash_text is None else options.hash_mb(hash_text)
+    limit = options.nodes(nodes)
+    hash_mb = options.hash_mb(hash_text)
     try:
         pos, headers = resolve_target(list(target or []))
     except ValueError as exc:  # GameFileError and IllegalMoveError are ValueErrors

@@ -18,16 +18,20 @@ NODES_HELP = "e.g. 500k, 2M, 1e6"
 HASH_HELP = f"in whole MB, 1-{MAX_HASH_MB}"
 
 
-def nodes(text: str, lo: int = 1, option: str = "--nodes") -> int:
-    """A ``--nodes`` value, or a one-line usage error."""
+def nodes(text: str | None, lo: int = 1, option: str = "--nodes") -> int | None:
+    """A ``--nodes`` value (None: not given), or a one-line usage error."""
+    if text is None:
+        return None
     try:
         return parse_count(text, option, lo, MAX_NODE_LIMIT)
     except UnitError as exc:
         fail(str(exc))
 
 
-def hash_mb(text: str, option: str = "--hash") -> int:
-    """A ``--hash`` value in MB, or a one-line usage error."""
+def hash_mb(text: str | None, option: str = "--hash") -> int | None:
+    """A ``--hash`` value in MB (None: not given), or a one-line usage error."""
+    if text is None:
+        return None
     try:
         return parse_mb(text, option)
     except UnitError as exc:

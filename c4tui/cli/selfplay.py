@@ -76,7 +76,7 @@ def selfplay(
     from c4tui.engine.analysis_bench import selfplay as run
 
     budget = options.nodes(nodes)
-    hash_mb = None if hash_text is None else options.hash_mb(hash_text)
+    hash_mb = options.hash_mb(hash_text)
     if not 1 <= openings <= 49:
         fail(f"selfplay: --openings {openings}: expected 1 to 49")
     try:

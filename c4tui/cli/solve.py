@@ -62,7 +62,7 @@ def solve(
     from c4tui.engine.position import Position
     from c4tui.engine.scores import FULL_COLUMN
 
-    hash_mb = None if hash_text is None else options.hash_mb(hash_text)
+    hash_mb = options.hash_mb(hash_text)
     threads = options.threads(threads)
     try:
         solver = _solver(hash_mb, book, threads)
