@@ -147,3 +147,16 @@ def test_cli_does_not_import_textual():
             "print(sorted(m for m in sys.modules if m.startswith(('textual', 'c4tui.app'))))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0 and out.stdout.strip() == "[]", out.stdout + out.stderr
+
+
+def test_exit_codes_bad_input_2_failure_1(tmp_path, capsys):
+    """One policy for every command: 2 for what was typed, 1 for a run that failed."""
+    for argv in (["book", "build", "--plies", "50"], ["book", "lookup", "4444444"],
+                 ["book", "build", "--hash", "1.5"], ["analyze", "4444444"],
+                 ["selfplay", "--openings", "0"]):
+        code, err = _run_main(argv, capsys)
+        assert code == 2 and err.startswith("c4tui: ") and err.count("\n") == 1, (argv, err)
+    damaged = tmp_path / "d.c4b"
+    damaged.write_bytes(b"not a book")
+    code, err = _run_main(["book", "info", str(damaged)], capsys)
+    assert code == 1 and err.startswith("c4tui: ") and err.count("\n") == 1, err
