@@ -156,7 +156,7 @@ def load_default(reload: bool = False, progress: db12.Progress | None = None) ->
             try:
                 own = load(path)
             except BookError as exc:
-                notes.append("opening book unusable")
+                notes.append(f"opening book unusable: {exc}")
                 log.warning("c4tui: opening book unusable, going on without it: %s", exc)
             else:
                 parts.append(own)
@@ -166,7 +166,7 @@ def load_default(reload: bool = False, progress: db12.Progress | None = None) ->
             try:
                 db = db12.load_db12(progress)
             except BookError as exc:
-                notes.append("12-ply database unusable")
+                notes.append(f"12-ply database unusable: {exc}")
                 log.warning("c4tui: %s; going on without it", exc)
             else:
                 parts.append(db)

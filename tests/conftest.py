@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
+import os
+
+import platformdirs
 import pytest
+
+# The converted 12-ply database is cached per user (a few seconds to build). Pin the cache
+# directory before any test changes HOME, so that every test and CLI subprocess of the run
+# shares one conversion; tests of the cache itself point C4TUI_CACHE_DIR elsewhere.
+os.environ.setdefault("C4TUI_CACHE_DIR", platformdirs.user_cache_dir("c4tui"))
 
 
 @pytest.fixture

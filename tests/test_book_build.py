@@ -587,18 +587,20 @@ def test_shipped_book_agrees_with_the_independent_scores():
     solvers: every position with at most 9 discs has the book's score, and with the book
     the solver gives every column score of those with at most 8 discs (children in the
     book) and of the empty board without searching a node."""
-    from c4tui.book import load_default
+    from c4tui.book import default_path, load, load_default
     from c4tui.engine.solver import Solver
     from testdata import load_positions
 
-    book = load_default(reload=True)
-    assert book is not None and book.ply_list == tuple(range(10)) and len(book) == 353_893
+    book = load(default_path())
+    assert book.ply_list == tuple(range(10)) and len(book) == 353_893
+    in_use = load_default(reload=True)  # the books in use: this one and the 12-ply database
+    assert in_use is not None and in_use.ply_list == (*range(10), 12)
     rows = [r for r in load_positions() if len(r[0]) <= 9]
     assert len(rows) >= 175
-    solver = Solver(hash_mb=4, book=book)
+    solver = Solver(hash_mb=4, book=in_use)
     for moves, score, cols in rows:
         pos = Position.from_moves(moves)
-        assert book.get(pos) == score, moves
+        assert book.get(pos) == score == in_use.get(pos), moves
         if len(moves) <= 8:
             res = solver.analyze(pos)
             assert list(res.scores) == cols and res.nodes == 0, moves

@@ -94,6 +94,7 @@ def test_default_book_missing_or_corrupt_gives_none_and_one_warning(
 ):
     bad = tmp_path / "bad.c4b"
     bad.write_bytes(encode(book5)[:-3])
+    monkeypatch.setenv("C4TUI_DB12", "none")  # the opening book alone (tests/test_db12.py)
     try:
         for target, expect in ((bad, "truncated"), (tmp_path / "nope.c4b", "is missing")):
             monkeypatch.setenv("C4TUI_BOOK", str(target))
@@ -113,6 +114,7 @@ def test_default_book_missing_or_corrupt_gives_none_and_one_warning(
         assert load_default(reload=True) is None
     finally:
         monkeypatch.delenv("C4TUI_BOOK", raising=False)
+        monkeypatch.delenv("C4TUI_DB12", raising=False)
         load_default(reload=True)
 
 
