@@ -20,6 +20,7 @@ holds the internal value (see ``engine/analysis_eval.py`` for the bands).
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from dataclasses import dataclass
@@ -189,7 +190,10 @@ class SearchController:
     recognition table, kept between searches).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, nice: int = 0) -> None:
+        """``nice``: run the worker at this lower CPU priority (Linux; a UI keeps the cores
+        it needs), whichever thread calls :meth:`start`."""
+        self._nice = nice
         self._lock = threading.Lock()
         self._cond = threading.Condition(self._lock)
         self._ctl = np.zeros(K.C_SIZE, dtype=np.int64)
@@ -363,11 +367,13 @@ class SearchController:
                 state = SearchState.PAUSED if paused else SearchState.SEARCHING
                 if paused:
                     self._mark_paused()
+            res = self._result
             nodes = self._nodes_base if self._setup else int(self._ctl[K.C_NODES])
+            if res is not None:  # a root answered without the kernel reports its own count
+                nodes = res.nodes
             elapsed = self._active()
             its = tuple(self._iterations)
             last = its[-1] if its else None
-            res = self._result
             top = res if res is not None else last
             return Snapshot(
                 state=state,
@@ -460,6 +466,11 @@ class SearchController:
 
     def _work(self) -> None:
         """The worker: run the newest request, until there is none."""
+        if self._nice:
+            try:
+                os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), self._nice)
+            except (AttributeError, OSError):
+                pass  # not Linux, or not permitted: normal priority
         while True:
             with self._cond:
                 req = self._request

@@ -7,7 +7,6 @@ from c4tui.engine.position import IllegalMoveError, Position
 from pilot_util import sync
 
 from c4tui.app import C4App
-from c4tui.app.analysis import parse_count
 from c4tui.app.model import GameModel
 from c4tui.app.widgets import BoardView
 from c4tui.gamefile import load_game, save_game
@@ -21,7 +20,7 @@ def make_app(moves: str = "") -> C4App:
 
 # ---------------------------------------------------------------------------- model
 def test_model_truncates_and_undoes():
-    m = GameModel.from_position(Position.from_moves("4453"))
+    m = GameModel(Position.from_moves("4453"))
     m.goto(2)
     m.play(4)  # same as the line's next move: just follows it
     assert (m.line, m.ply) == ([3, 3, 4, 2], 3)
@@ -31,7 +30,7 @@ def test_model_truncates_and_undoes():
     assert m.redo() and (m.line, m.ply) == ([3, 3, 4, 0], 4)
     assert not m.redo()
     with pytest.raises(IllegalMoveError, match="column d is full"):
-        GameModel.from_position(Position.from_moves("444444")).play(3)
+        GameModel(Position.from_moves("444444")).play(3)
 
 
 # ---------------------------------------------------------------------------- playing
@@ -159,7 +158,10 @@ async def test_save_failure_leaves_old_file(tmp_path):
     async with app.run_test(size=(80, 24)):
         assert not app.save_file(tmp_path)  # a directory
         assert "is a directory" in app.last_error
-        assert app.save_file(target)
+        assert not app.save_file(target)  # exists: asks first, keeps the old file
+        assert "already exists" in app.last_error
+        assert load_game(target).position.digits() == "1"
+        assert app.save_file(target, overwrite=True)  # the user said yes
         assert load_game(target).position.digits() == "4453"
 
 
@@ -221,14 +223,6 @@ async def test_node_limit_and_hash_prompts_validate():
         await pilot.press("enter")
         await pilot.pause()
         assert "hash size: 100000 is out of range" in app.last_error
-
-
-def test_parse_count():
-    assert parse_count("2M", "x", 1, 10**9) == 2_000_000
-    assert parse_count("1_500", "x", 1, 10**9) == 1500
-    assert parse_count("1.5k", "x", 1, 10**9) == 1500
-    with pytest.raises(ValueError, match="out of range"):
-        parse_count("0", "x", 1, 10)
 
 
 @sync

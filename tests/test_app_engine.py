@@ -12,8 +12,8 @@ import pytest
 from c4tui.engine.position import Position
 from pilot_util import sync
 
-from c4tui.app import C4App
-from c4tui.app.engine_bridge import READY, SearchSettings
+from c4tui.app import C4App, SearchSettings
+from c4tui.app.engine_view import EngineState
 
 pytestmark = pytest.mark.usefixtures("tmp_home")
 
@@ -30,8 +30,8 @@ async def wait_for(pilot, cond, timeout: float, what: str) -> None:
 
 def engine_ready(app: C4App) -> bool:
     view = app.bridge.view(app.position)
-    assert view.state not in ("engine failed", "engine not available"), view.message
-    return view.state == READY and view.search_available
+    assert view.state not in (EngineState.FAILED, EngineState.NOT_AVAILABLE), view.message
+    return view.state is EngineState.READY and view.search_available
 
 
 def snap(app: C4App):
@@ -49,11 +49,12 @@ async def test_exact_values_and_verdict():
         await wait_for(pilot, lambda: engine_ready(app), LOAD_TIMEOUT, "the engine")
         await wait_for(
             pilot,
-            lambda: (e := app.bridge.exact_for(app.position)) is not None and e.status == "done",
+            lambda: (e := app.bridge.view(app.position).exact) is not None
+            and e.best is not None,
             60, "exact values",
         )
         await pilot.pause(0.3)
-        exact = app.bridge.exact_for(app.position)
+        exact = app.bridge.view(app.position).exact
         assert exact.scores[win_col] == max(s for s in exact.scores if s is not None)
         board = str(app.query_one("#board").render())
         assert "W1" in board
@@ -67,11 +68,24 @@ async def test_exact_values_and_verdict():
         assert "no new threats → Black wins: acute" in info
 
 
-# 9 discs: in the book, but the analysis search never answers its root from it and the
-# children (10 discs) are past it; a draw the search does not settle in 50M nodes
+# 9 discs: a draw the search does not settle in 50M nodes without the books (with them,
+# the search answers its root from the books at once: nothing to pause or step)
 DEEP = "233752167"
 
 
+@pytest.fixture
+def no_books(monkeypatch):
+    """The engine without its books (C4TUI_BOOK=none), restored afterwards."""
+    from c4tui.book import load_default
+
+    monkeypatch.setenv("C4TUI_BOOK", "none")
+    load_default(reload=True)
+    yield
+    monkeypatch.delenv("C4TUI_BOOK")
+    load_default(reload=True)
+
+
+@pytest.mark.usefixtures("no_books")
 @sync
 async def test_pause_step_and_path():
     # past the opening book, which would decide a shallower position at once
@@ -110,6 +124,7 @@ async def test_pause_step_and_path():
         await wait_for(pilot, lambda: snap(app).state == "stopped", 5, "stop")
 
 
+@pytest.mark.usefixtures("no_books")
 @sync
 async def test_node_limit_and_live_updates():
     app = C4App(Position.from_moves(DEEP), settings=SearchSettings(auto=True))
@@ -127,10 +142,10 @@ async def test_node_limit_and_live_updates():
         assert s.iterations and s.best_move in app.position.legal_moves()
         await pilot.pause(0.5)
         assert "node limit reached" in str(app.query_one("#status").render())
-        assert "expected" in str(app.query_one("#analysis").render()) or \
+        assert "eval" in str(app.query_one("#analysis").render()) or \
             "wins" in str(app.query_one("#analysis").render())
         # a new position starts a new search automatically
         await pilot.press("1")
         assert app.position.digits() == DEEP + "1"
-        await wait_for(pilot, lambda: app.bridge.view(app.position).search_key
-                       == app.position.key(), 10, "the new search")
+        await wait_for(pilot, lambda: app.bridge.view(app.position).snapshot is not None,
+                       10, "the new search")

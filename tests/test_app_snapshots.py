@@ -12,8 +12,8 @@ import time
 import pytest
 from c4tui.engine.position import Position
 
-from c4tui.app import C4App
-from c4tui.app.engine_bridge import READY, SearchSettings
+from c4tui.app import C4App, SearchSettings
+from c4tui.app.engine_view import EngineState
 
 pytestmark = pytest.mark.usefixtures("tmp_home")
 
@@ -28,13 +28,13 @@ def analysed_app() -> tuple[C4App, object]:
         while True:
             view = app.bridge.view(app.position)
             exact = view.exact
-            if view.state == READY and exact is not None and exact.status == "done" \
-                    and view.verdict is not None:
+            if view.state is EngineState.READY and exact is not None \
+                    and exact.best is not None and view.verdict is not None:
                 break
             assert time.monotonic() < end, f"engine not ready: {view.state} {view.message}"
             await pilot.pause(0.1)
         await pilot.press("t")  # threat map on
-        app._poll_engine()
+        app.show()
         await pilot.pause()
 
     return app, settle

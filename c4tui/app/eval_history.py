@@ -1,0 +1,48 @@
+"""The evaluation graph's data: the best known value of each position of the game."""
+
+from __future__ import annotations
+
+from c4tui.engine.position import Position
+from c4tui.engine.seam import Band, Score, SearchState
+
+from .engine_view import EngineView
+
+
+class EvalHistory:
+    """Position key -> value in [-1, 1] from White's view, exact values first."""
+
+    def __init__(self) -> None:
+        self._values: dict[int, float] = {}
+        self._exact: set[int] = set()
+
+    def record(self, pos: Position, view: EngineView) -> None:
+        """Keep what ``view`` knows of ``pos``: the solver's value, else a settled
+        search's (a heuristic value only once its search has ended)."""
+        key = pos.key()
+        if key in self._exact:
+            return
+        exact = view.exact
+        if exact is not None and exact.best is not None:
+            self._values[key] = Score(exact.best, Band.EXACT).white_view(pos)
+            self._exact.add(key)
+            return
+        snap = view.snapshot
+        pov = snap.pov if snap is not None else None
+        if pov is None or not snap.iterations:
+            return
+        if pov.proven or snap.state in (SearchState.DONE, SearchState.NODE_LIMIT):
+            self._values[key] = pov.white_view(pos)
+
+    def line(self, moves: list[int]) -> tuple[float | None, ...]:
+        """One value per ply of the line (its start included; a finished game is
+        decided)."""
+        pos = Position()
+        out: list[float | None] = [self._values.get(pos.key())]
+        for col in moves:
+            pos.play(col)
+            if pos.is_over:
+                w = pos.winner
+                out.append(0.0 if w is None else (1.0 if w == 0 else -1.0))
+            else:
+                out.append(self._values.get(pos.key()))
+        return tuple(out)

@@ -1,0 +1,117 @@
+"""Loading the engine in the background: the board is usable at once, the engine follows.
+
+The loader thread imports the numba modules and loads the kernels from numba's cache. On
+a cold cache it first compiles them in a child process: numba holds the GIL for long
+stretches while compiling, which would freeze the UI, and a child can be killed the moment
+the user quits (quitting never waits for a compile).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .engine_view import EngineState
+from .settings import SOLVER_HASH_MB
+
+if TYPE_CHECKING:
+    from c4tui.engine.search import SearchController
+    from c4tui.engine.solver import Solver
+
+#: The analysis search and the exact solver run at a lower CPU priority than the UI.
+ENGINE_NICE = 5
+
+
+def lower_thread_priority(nice: int = ENGINE_NICE) -> None:
+    """Give the calling thread (and threads it creates, which inherit it on Linux) a
+    lower CPU priority, so the UI thread wins the cores when the engine uses them all."""
+    try:
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), nice)
+    except (AttributeError, OSError):
+        pass  # not Linux, or not permitted: the engine just runs at normal priority
+
+
+@dataclass(frozen=True)
+class Engine:
+    """The loaded engine: the exact solver, two analysis searches (the viewed position,
+    the columns' short searches) and the threat-fill verdict."""
+
+    solver: Solver
+    search: SearchController
+    columns: SearchController
+    aborted: type[BaseException]  #: what Solver.analyze raises after Solver.stop()
+
+
+class EngineLoader:
+    """Loads the engine in a daemon thread; ``state``/``message`` say how far it is."""
+
+    def __init__(self, on_ready: Callable[[Engine], None]) -> None:
+        self._on_ready = on_ready
+        self._lock = threading.Lock()
+        self.state = EngineState.LOADING
+        self.message = ""
+        self._child: subprocess.Popen[bytes] | None = None
+        self._quit = threading.Event()
+
+    def start(self) -> None:
+        threading.Thread(target=self._load, name="c4-engine-loader", daemon=True).start()
+
+    def shutdown(self) -> None:
+        """Stop loading: kill a compiling child process at once."""
+        self._quit.set()
+        with self._lock:
+            child = self._child
+        if child is not None and child.poll() is None:
+            child.kill()
+
+    def _set(self, state: EngineState, message: str = "") -> None:
+        with self._lock:
+            self.state, self.message = state, message
+
+    def _compile_in_child(self) -> None:
+        """Fill numba's cache from a child process (the parent then only loads it)."""
+        try:
+            child = subprocess.Popen(
+                [sys.executable, "-c", "from c4tui.engine import warmup; warmup.warmup()"],
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+        except OSError:
+            return  # the in-process warm-up compiles instead
+        with self._lock:
+            self._child = child
+        if self._quit.is_set():
+            child.kill()
+        child.wait()
+
+    def _load(self) -> None:
+        lower_thread_priority()
+        try:
+            from c4tui.engine import warmup
+
+            if not warmup.is_compiled():
+                self._set(EngineState.COMPILING, "first start: compiling the engine")
+                self._compile_in_child()
+            if self._quit.is_set():
+                return
+            self._set(EngineState.LOADING)
+            warmup.warmup()  # loads from numba's cache (compiles whatever is missing)
+            from c4tui.engine.position import Position
+            from c4tui.engine.search import SearchController
+            from c4tui.engine.solver import SearchAborted, Solver
+            from c4tui.engine.verdict import threat_verdict
+
+            threat_verdict(Position())  # load its kernel here, not on first use
+            engine = Engine(Solver(hash_mb=SOLVER_HASH_MB), SearchController(ENGINE_NICE),
+                            SearchController(ENGINE_NICE), SearchAborted)
+        except Exception as exc:  # any failure: say it, keep the board usable
+            self._set(EngineState.FAILED, f"{type(exc).__name__}: {exc}".splitlines()[0])
+            return
+        if not self._quit.is_set():
+            self._on_ready(engine)
+            self._set(EngineState.READY)

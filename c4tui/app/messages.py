@@ -1,0 +1,21 @@
+"""Messages the panels send up to the app (the app sets their reactive attributes down)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.message import Message
+
+
+@dataclass
+class ColumnClicked(Message):
+    """A click on a board column (0-based): play it."""
+
+    col: int
+
+
+@dataclass
+class PlyClicked(Message):
+    """A click on a move (or ``start``) in the move list: view that ply."""
+
+    ply: int

@@ -1,0 +1,28 @@
+"""What the user sets for the engine: auto-analysis, node limit, hash size."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from c4tui.engine.seam import DEFAULT_HASH_MB, DEFAULT_NODE_LIMIT, Limits
+
+#: Seconds the exact solver may take for the move values before they go heuristic.
+EXACT_BUDGET = 3.0
+#: The exact solver's table (MB).
+SOLVER_HASH_MB = 64
+
+
+@dataclass
+class SearchSettings:
+    """The workstation's engine settings; the limits are validated when set."""
+
+    auto: bool = True  #: start a search on every new position
+    node_limit: int = DEFAULT_NODE_LIMIT
+    hash_mb: int = DEFAULT_HASH_MB
+
+    def __post_init__(self) -> None:
+        Limits(self.node_limit, self.hash_mb)  # ValueError with a one-line message
+
+    @property
+    def limits(self) -> Limits:
+        return Limits(self.node_limit, self.hash_mb)

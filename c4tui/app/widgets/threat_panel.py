@@ -1,0 +1,43 @@
+"""The threat panel: both players' threats and MILTON's threat-fill verdict."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from c4tui.engine.position import Position
+from c4tui.engine.seam import ThreatVerdict
+
+from ..engine_view import EngineState
+from ..styles import PLAYER_STYLE, THREAT_MARK
+from ..text import game_over_text, milton_verdict, threat_summary
+
+
+class ThreatPanel(Widget):
+    """The app sets ``position``, ``verdict`` (None: not evaluated) and ``engine``."""
+
+    position: reactive[Position] = reactive(Position)
+    verdict: reactive[ThreatVerdict | None] = reactive(None)
+    engine: reactive[EngineState] = reactive(EngineState.LOADING)
+
+    def render(self) -> Text:
+        pos = self.position
+        text = Text()  # wraps: a long verdict takes two lines, never cut
+        for i, line in enumerate(threat_summary(pos)):
+            name, _, rest = line.partition(": ")
+            text.append(f"{THREAT_MARK[i]}{name} ", style=PLAYER_STYLE[i])
+            text.append(rest + "\n")
+        text.append(f"o odd e even CAPS acute x both {THREAT_MARK[0]}White "
+                    f"{THREAT_MARK[1]}Black\n", style="dim")
+        text.append("no new threats → ", style="bold")
+        over = game_over_text(pos)
+        if over:
+            text.append(over)
+        elif self.verdict is not None:
+            text.append(milton_verdict(pos, self.verdict))
+        elif self.engine.waiting:
+            text.append(f"waiting for the engine ({self.engine.value})")
+        else:
+            text.append("needs the engine (not available)")
+        return text
