@@ -1,10 +1,10 @@
 """Answers from the books for a position that is in one: exact score, best move, line.
 
 The analysis search asks here before it searches a root: a root in a book (0-9 or 12 discs
-with the default books) needs no heuristic at all. The book stores scores, not moves; the
-exact solver finds a move that keeps the score (children inside the books are lookups, the
-13-disc children of a 12-disc root a small search under the book's floor), and the line
-goes on while its positions stay in the books.
+with the default books), or whose children all are (11 discs), needs no heuristic at all.
+The book stores scores, not moves; the exact solver finds a move that keeps the score
+(children inside the books are lookups, the 13-disc children of a 12-disc root a small
+search under the book's floor), and the line goes on while its positions stay in the books.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from typing import Protocol
 
 from .geometry import CENTER_ORDER, SIZE
 from .position import Position
+from .scores import win_score
 from .solver import Solver
 
 
@@ -45,18 +46,44 @@ def _winning_move(pos: Position) -> int | None:
     return None
 
 
+def _known(pos: Position, book: BookLike) -> int | None:
+    """Exact score of ``pos`` without a search: a win at once, or the books'."""
+    if _winning_move(pos) is not None:
+        return win_score(pos.ply)
+    return book.lookup(pos.current, pos.mask)
+
+
 def book_answer(pos: Position, book: BookLike, solver: Solver) -> BookAnswer | None:
-    """The books' answer for ``pos``, or ``None`` if ``pos`` is not in a book.
+    """The books' answer for ``pos``, or ``None`` if neither ``pos`` nor all of its
+    children are in the books (a child where the opponent wins at once counts as known).
 
     ``solver`` must use the same book (it finds the moves). Deterministic: the solver's
     single-thread search and the book give the same move for the same position.
     """
     score = book.lookup(pos.current, pos.mask)
+    first: int | None = None
     if score is None:
-        return None
+        # every child known: the root is one ply above the books (11 discs: the database)
+        best: int | None = None
+        for c in CENTER_ORDER:
+            if not pos.can_play(c):
+                continue
+            child = pos.copy()
+            child.play(c)
+            s = _known(child, book)
+            if s is None:
+                return None
+            if best is None or -s > best:
+                best, first = -s, c
+        if best is None:
+            return None
+        score = best
     line: list[int] = []
     nodes = 0
     p = pos.copy()
+    if first is not None:
+        line.append(first)
+        p.play(first)
     while len(line) < SIZE and not p.is_over:
         win = _winning_move(p)
         if win is not None:

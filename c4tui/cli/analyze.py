@@ -190,6 +190,12 @@ def analyze(
     if limit is not None:
         opts = dataclasses.replace(opts, node_limit=limit or None)  # 0: no limit
 
+    if opts.use_book:
+        from rich.console import Console
+
+        from .books import prepare_books
+
+        prepare_books(Console(stderr=True))  # a bar while the 12-ply database is converted
     ctl = SearchController()
     ctl.start(pos, opts)
     try:
