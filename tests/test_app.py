@@ -276,3 +276,284 @@ def test_open_command_reports_bad_input(tmp_path, capsys):
         assert info.value.code == 2
         err = capsys.readouterr().err
         assert expected in err and err.count("\n") == 1, err
+
+
+# ---------------------------------------------------------------------------- the terminal
+def _run_in_pty(code: str, env: dict[str, str] | None = None):
+    """Start ``python -c code`` on a new pseudo-terminal (80x24) that is *not* its
+    controlling terminal (like ``make run``: no SIGHUP when it closes); returns the
+    process and the master side."""
+    import fcntl
+    import os
+    import pty
+    import struct
+    import subprocess
+    import sys
+    import termios
+
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    full_env = {**os.environ, "TERM": "xterm-256color", **(env or {})}
+    proc = subprocess.Popen([sys.executable, "-c", code], stdin=slave, stdout=slave,
+                            stderr=slave, env=full_env, start_new_session=True)
+    os.close(slave)
+    return proc, master
+
+
+def _read_until(master: int, needle: bytes, timeout: float) -> bytes:
+    import os
+    import select
+    import time
+
+    seen = b""
+    end = time.monotonic() + timeout
+    while needle not in seen:
+        left = end - time.monotonic()
+        assert left > 0, f"{needle!r} never appeared: {seen[-300:]!r}"
+        if select.select([master], [], [], left)[0]:
+            try:
+                seen += os.read(master, 65536)
+            except OSError:
+                break
+    return seen
+
+
+def test_closing_the_terminal_ends_the_app():
+    """Bug: a closed terminal left the app spinning at 90% CPU (no SIGHUP under make)."""
+    import os
+
+    proc, master = _run_in_pty("from c4tui.app import C4App; C4App(engine=False).run()")
+    try:
+        _read_until(master, b"board", 20)
+        os.close(master)  # the terminal window goes away
+        assert proc.wait(timeout=5) is not None
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+
+
+def test_sighup_ends_the_app():
+    import os
+    import signal
+
+    proc, master = _run_in_pty("from c4tui.app import C4App; C4App(engine=False).run()")
+    try:
+        _read_until(master, b"board", 20)
+        os.kill(proc.pid, signal.SIGHUP)
+        assert proc.wait(timeout=5) is not None
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
+
+
+def test_quit_during_the_first_compile_is_immediate(tmp_path):
+    """Bug: q while numba compiled (first start) hung until the compile ended (~50 s)."""
+    import os
+    import time
+
+    code = "from c4tui.app import C4App; C4App().run()"
+    proc, master = _run_in_pty(code, {"NUMBA_CACHE_DIR": str(tmp_path / "cold")})
+    try:
+        _read_until(master, b"compiling", 60)
+        time.sleep(0.5)
+        t = time.monotonic()
+        os.write(master, b"q")
+        proc.wait(timeout=10)
+        assert time.monotonic() - t < 1.0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
+
+
+# ---------------------------------------------------------------------------- new users
+@sync
+async def test_absurd_numbers_in_prompts_give_one_line_errors():
+    """Bug: 1.0e400 in the l / N / H prompts killed the app (and the game)."""
+    app = make_app("4453")
+    async with app.run_test(size=(80, 24)) as pilot:
+        for key, what in (("l", "node limit"), ("H", "hash size"), ("l", "node limit")):
+            await pilot.press(key)
+            await pilot.pause()
+            app.screen.query_one("#prompt-input").value = "1.0e400"
+            await pilot.press("enter")
+            await pilot.pause()
+            assert app.last_error.startswith(f"{what}: 1.0e400 is out of range")
+            assert "\n" not in app.last_error
+        assert app.is_running and app.model.line == [3, 3, 4, 2]
+        assert app.settings.node_limit == 2_000_000 and app.settings.hash_mb == 16
+        await pilot.press("H")
+        await pilot.pause()
+        app.screen.query_one("#prompt-input").value = "1.5"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "not a whole number" in app.last_error
+
+
+@sync
+async def test_a_new_game_does_not_keep_the_old_headers(tmp_path):
+    """Bug: open a file, enter new moves, copy: the old [Event] stayed; undo of a load
+    did not bring the headers back."""
+    game = tmp_path / "event.c4g"
+    game.write_text('[Event "Club final"]\n[Result "*"]\n\n1. d1 d2 *\n')
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert app.load_file(game)
+        await pilot.press("C")
+        assert "Club final" in app.clipboard
+        await pilot.press("e")
+        await pilot.pause()
+        app.screen.query_one("#prompt-input").value = "4453"
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("C")
+        assert "Club final" not in app.clipboard and "2. e1 c1" in app.clipboard
+        await pilot.press("u")  # back to the loaded game, with its headers
+        await pilot.press("C")
+        assert "Club final" in app.clipboard and app.model.line == [3, 3]
+        await pilot.press("u")  # before the load: no headers
+        await pilot.press("C")
+        assert "Club final" not in app.clipboard and app.model.line == []
+
+
+@sync
+async def test_keys_without_a_search_say_why_and_errors_do_not_stack():
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        for key in ("space", "n", "x"):
+            await pilot.press(key)
+            await pilot.pause()
+            assert "analysis search is not available" in app.last_error
+        assert len(app._notifications) == 1  # each error replaces the one before
+
+
+def test_model_keeps_a_live_position():
+    m = GameModel(Position.from_moves("4453"))
+    pos = m.position
+    m.goto(1)
+    assert m.position is pos and pos.digits() == "4"  # moved along, not replayed
+    m.goto(4)
+    assert pos.digits() == "4453" and m.full_position().digits() == "4453"
+    m.take_back()
+    assert m.position.digits() == "445" and m.line == [3, 3, 4]
+
+
+def _iteration(depth: int, score: int, band: str = "heuristic", nodes: int = 40_412_345,
+               move: int = 3, **kw):
+    from c4tui.engine.seam import Band, IterationReport
+
+    return IterationReport(depth=depth, alpha=-10000, beta=10000, fail_highs=1, fail_lows=0,
+                           score=score, band=Band(band), best_move=move, nodes=nodes,
+                           nps=3_100_000, tt_probes=10, tt_hits=5, hit_rate=0.5,
+                           tt_fill=0.25, elapsed=12.3, pv=(move, 3, 4, 2, 2, 2), **kw)
+
+
+def _snapshot(its, state="searching", nodes=None, result=None):
+    from c4tui.engine.seam import SearchState, Snapshot
+
+    last = its[-1] if its else None
+    return Snapshot(state=SearchState(state), depth=(last.depth + 1) if last else 1,
+                    nodes=nodes if nodes is not None else sum(i.nodes for i in its) + 5000,
+                    nps=3_000_000, elapsed=13.0, best_move=last.best_move if last else None,
+                    score=last.score if last else None, band=last.band if last else None,
+                    iterations=tuple(its), result=result)
+
+
+def _screen_lines(widget) -> list[str]:
+    """The widget's text as the terminal shows it: each line cut at the widget's width."""
+    return [line[: widget.size.width] for line in str(widget.render()).splitlines()]
+
+
+@sync
+async def test_80x24_shows_every_log_column_and_the_whole_analysis_line():
+    """Bug: at 80x24 the log was cut mid-number and hid pv/time/hit/fill; the analysis
+    line hid depth and best move; the threat verdict and status line were cut."""
+    from c4tui.app.engine_view import EngineState, EngineView
+    from c4tui.app.widgets import AnalysisPanel, SearchLog, StatusLine
+
+    app = make_app("4453")
+    async with app.run_test(size=(80, 24)) as pilot:
+        its = [_iteration(d, 470 + d if d % 2 else -(470 + d)) for d in range(1, 13)]
+        snap = _snapshot(its)
+        log = app.query_one(SearchLog)
+        log.snapshot = snap
+        view = EngineView(EngineState.READY, app.settings, search_available=True,
+                          snapshot=snap)
+        app.query_one(AnalysisPanel).view = view
+        app.query_one(StatusLine).view = view
+        await pilot.pause()
+        lines = _screen_lines(log)
+        for title in ("window", "re", "score", "nodes", "n/s", "hit", "fill", "time", "pv"):
+            assert title in lines[0].split(), title
+        row = lines[-2].split()  # the last completed iteration; then the live row
+        assert row[:9] == ["12", "[-∞,∞]", "1/0", "-482", "40.4M", "3.3M", "50%", "25%",
+                           "12.3s"] and row[9:11] == ["d3", "d4"]
+        assert lines[-1].split()[:2] == ["13", "searching"]  # the next depth, not the last
+        analysis = _screen_lines(app.query_one(AnalysisPanel))
+        assert "d12 best d · Black ahead (-482)" in analysis[2]
+        status = _screen_lines(app.query_one(StatusLine))[0]
+        assert "searching" in status and "auto on" in status
+        await pilot.press("t")
+        await pilot.pause()
+        threats = str(app.query_one("#threat-info").render())
+        assert threats.rstrip().endswith("(not available)")
+
+
+def test_search_log_folds_identical_proven_iterations():
+    """Bug: 30-40 identical rows for a position the book or a quick proof settles."""
+    from c4tui.app.widgets.search_log import _rows
+
+    pos = Position.from_moves("4453")
+    its = [_iteration(1, 470), *[_iteration(d, -1, "recognized", nodes=10)
+                                 for d in range(2, 34)]]
+    rows = _rows(pos, _snapshot(its, state="done"))
+    assert [r.cells["d"] for r in rows] == ["1", "2-33"]
+    assert rows[1].cells["nodes"] == "320"
+
+
+def test_status_line_counts_a_paused_search_exactly_and_says_a_win_at_once():
+    """Bug: N 10000 was invisible at 40.4M; an immediate win read "d0 0 nodes"."""
+    from c4tui.engine.seam import Band, SearchResult, SearchState
+
+    from c4tui.app.engine_view import EngineState, EngineView
+    from c4tui.app.settings import SearchSettings
+    from c4tui.app.widgets import StatusLine
+
+    line = StatusLine()
+    its = [_iteration(1, 470)]
+    line.view = EngineView(EngineState.READY, SearchSettings(),
+                           snapshot=_snapshot(its, "paused", nodes=40_412_345))
+    assert "40,412,345 nodes" in str(line.render())
+    win = _iteration(1, 18, "exact", nodes=0)
+    res = SearchResult(3, 18, Band.EXACT, (3,), 0, 1, SearchState.DONE)
+    line.view = EngineView(EngineState.READY, SearchSettings(),
+                           snapshot=_snapshot([win], "done", nodes=0, result=res))
+    text = str(line.render())
+    assert "a win at once" in text and "d0" not in text
+
+
+def test_a_large_hash_says_it_takes_time():
+    from c4tui.app.engine_bridge import EngineBridge
+    from c4tui.app.settings import SearchSettings
+
+    bridge = EngineBridge(SearchSettings(), enable=False)
+    assert "takes a few seconds" in bridge.set_hash(4096)
+    assert bridge.set_hash(64) == "hash 64 MB"
+
+
+def test_without_colour_the_sides_differ_by_glyph():
+    """Bug: under NO_COLOR the graph's side and the threat map's owner looked alike."""
+    from c4tui.app.widgets import BoardView
+    from c4tui.app.widgets.eval_graph import bar
+
+    white, black = bar(0.5), bar(-0.5)
+    assert white[0] != black[0] and "reverse" in black[1] and "reverse" not in white[1]
+    board = BoardView()
+    board.show_threats = True
+    board.position = Position.from_moves("41516")  # White threatens c1 and g1
+    text = str(board.render())
+    assert "O•" in text and "∘" not in text
+    board.position = Position.from_moves("141516")  # Black: c1 g1; White: a4
+    text = str(board.render())
+    assert text.count("O∘") == 2 and "E•" in text

@@ -142,10 +142,37 @@ async def test_node_limit_and_live_updates():
         assert s.iterations and s.best_move in app.position.legal_moves()
         await pilot.pause(0.5)
         assert "node limit reached" in str(app.query_one("#status").render())
-        assert "eval" in str(app.query_one("#analysis").render()) or \
-            "wins" in str(app.query_one("#analysis").render())
+        verdict = str(app.query_one("#analysis").render())
+        assert "ahead" in verdict or "level" in verdict or "wins" in verdict
         # a new position starts a new search automatically
         await pilot.press("1")
         assert app.position.digits() == DEEP + "1"
         await wait_for(pilot, lambda: app.bridge.view(app.position).snapshot is not None,
                        10, "the new search")
+
+
+@pytest.mark.usefixtures("no_books")
+@sync
+async def test_step_after_the_node_limit_goes_one_iteration_deeper():
+    """Bug: n after a stopped or finished search ran many iterations from scratch and
+    threw the deeper result away; the pending row showed the finished depth."""
+    app = C4App(Position.from_moves(DEEP), settings=SearchSettings(auto=True,
+                                                                   node_limit=30_000))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: engine_ready(app), LOAD_TIMEOUT, "the engine")
+        await wait_for(pilot, lambda: (s := snap(app)) is not None and s.state == "node_limit",
+                       30, "the node limit")
+        before = snap(app)
+        done = len(before.iterations)
+        await pilot.press("n")
+        await wait_for(pilot, lambda: snap(app).state == "paused"
+                       and len(snap(app).iterations) == done + 1, 60, "one more iteration")
+        after = snap(app)
+        assert after.iterations[:done] == before.iterations  # nothing thrown away
+        assert after.nodes > before.nodes
+        app.show()
+        await pilot.pause()
+        rows = str(app.query_one("#log").render()).splitlines()
+        assert rows[-1].split()[:2] == [str(done + 2), "paused"]  # the next depth
+        await pilot.pause(0.6)
+        assert len(snap(app).iterations) == done + 1  # and it stays paused

@@ -23,6 +23,7 @@ from c4tui.engine.geometry import WIDTH
 from c4tui.engine.position import IllegalMoveError, Position
 
 from .engine_bridge import EngineBridge, EngineView
+from .engine_view import ExactStatus
 from .eval_history import EvalHistory
 from .file_actions import FileActions
 from .hangup import TerminalWatch
@@ -166,7 +167,7 @@ class C4App(SearchActions, FileActions, App[None]):
             board.values = exact.values()
         else:
             board.values = view.columns
-        board.solving = exact is not None and not exact.scores and not view.columns
+        board.solving = exact is not None and exact.status is ExactStatus.SOLVING
         moves = self._main(MoveList)
         moves.line, moves.ply = tuple(self.model.line), pos.ply
         graph = self._main(EvalGraph)

@@ -22,6 +22,13 @@ class AnalysisPanel(Widget):
     """The app sets ``position`` and ``view``; four lines, each cut at the end, never in
     the middle of what matters (depth and best move come first)."""
 
+    DEFAULT_CSS = """
+    AnalysisPanel {
+        text-wrap: nowrap;
+        text-overflow: ellipsis;
+    }
+    """
+
     position: reactive[Position] = reactive(Position)
     view: reactive[EngineView] = reactive(
         lambda: EngineView(EngineState.LOADING, SearchSettings()))
@@ -81,13 +88,12 @@ class AnalysisPanel(Widget):
         depth = its[-1].depth if its else snap.depth
         t.append(f"d{depth} best {COLUMN_NAMES[snap.best_move]} · ", style="dim")
         if pov.band is Band.HEURISTIC:
-            # MILTON's evaluation, not a proof: said as a lean, so that it does not read
-            # as a contradiction of an exact draw on the line above
+            # MILTON's evaluation, not a proof: said as a lean ("ahead"), so that it does
+            # not read as a contradiction of an exact draw on the line above
             side = pos.to_move if pov.value > 0 else 1 - pos.to_move
-            lean = f"eval {pov.value:+d} favours {PLAYER_NAMES[side]}" if pov.value \
-                else "eval 0: a draw expected"
+            lean = f"{PLAYER_NAMES[side]} ahead ({pov.value:+d})" if pov.value \
+                else "level (0)"
             t.append(lean, style="bold")
-            t.append(" (heuristic)", style="dim")
         else:
             t.append(pov.words(pos), style="bold")
         pv = snap.result.pv if snap.result is not None else (its[-1].pv if its else ())

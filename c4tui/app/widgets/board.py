@@ -45,6 +45,13 @@ class BoardView(Widget, can_focus=True):
     move for the side to move, None: unknown or full) and ``solving``; a click posts
     :class:`ColumnClicked`."""
 
+    DEFAULT_CSS = """
+    BoardView {
+        text-wrap: nowrap;
+        text-overflow: clip;
+    }
+    """
+
     position: reactive[Position] = reactive(Position, always_update=True)
     values: reactive[tuple[Score | None, ...]] = reactive(tuple)
     solving: reactive[bool] = reactive(False)  #: the exact values are being computed

@@ -30,6 +30,13 @@ class EvalGraph(Widget):
     yet) and ``ply`` (underlined). Taller is more certain: exact results are tall,
     heuristic ones short."""
 
+    DEFAULT_CSS = """
+    EvalGraph {
+        text-wrap: nowrap;
+        text-overflow: clip;
+    }
+    """
+
     values: reactive[tuple[float | None, ...]] = reactive(tuple)
     ply: reactive[int] = reactive(0)
 

@@ -62,6 +62,13 @@ def _rows(pos: Position, snap: Snapshot) -> list[Row]:
 class SearchLog(Widget):
     """The app sets ``position`` and ``snapshot`` (None: no search of this position)."""
 
+    DEFAULT_CSS = """
+    SearchLog {
+        text-wrap: nowrap;
+        text-overflow: clip;
+    }
+    """
+
     position: reactive[Position] = reactive(Position)
     snapshot: reactive[Snapshot | None] = reactive(None)
 

@@ -16,6 +16,13 @@ from ..text import bound_text, square
 class SearchPath(Widget):
     """The app sets ``position`` and ``path``; it shows only while the path is known."""
 
+    DEFAULT_CSS = """
+    SearchPath {
+        text-wrap: nowrap;
+        text-overflow: clip;
+    }
+    """
+
     position: reactive[Position] = reactive(Position)
     path: reactive[tuple[PathEntry, ...]] = reactive(tuple)
 

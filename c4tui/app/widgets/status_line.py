@@ -26,6 +26,13 @@ STATE_STYLE = {
 class StatusLine(Widget):
     """The app sets ``view``; the most important things come first (80 columns)."""
 
+    DEFAULT_CSS = """
+    StatusLine {
+        text-wrap: nowrap;
+        text-overflow: ellipsis;
+    }
+    """
+
     view: reactive[EngineView] = reactive(
         lambda: EngineView(EngineState.LOADING, SearchSettings()))
 

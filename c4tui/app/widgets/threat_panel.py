@@ -28,8 +28,7 @@ class ThreatPanel(Widget):
             name, _, rest = line.partition(": ")
             text.append(f"{THREAT_MARK[i]}{name} ", style=PLAYER_STYLE[i])
             text.append(rest + "\n")
-        text.append(f"o odd e even CAPS acute x both {THREAT_MARK[0]}White "
-                    f"{THREAT_MARK[1]}Black\n", style="dim")
+        text.append("o odd e even CAPS acute x both\n", style="dim")
         text.append("no new threats → ", style="bold")
         over = game_over_text(pos)
         if over:
