@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 from c4tui.engine.geometry import CENTER_ORDER, HEIGHT, SIZE, square_bit
 from c4tui.engine.position import Position, square_name
 from c4tui.engine.scores import moves_to_end, win_score
+from c4tui.engine.seam import Band, Score
 
 from .limits import GoLimits
 
@@ -57,13 +58,14 @@ def line_names(pos: Position, cols: Sequence[int]) -> list[str]:
     return names
 
 
-def score_words(score: int, band: str, ply: int) -> str:
+def score_words(score: Score, ply: int) -> str:
     """``mate K`` / ``mate -K`` (the winner's moves to the end, the winning one included:
-    the UCI reading, in own moves) for exact and proven results, else ``cp X``."""
-    if band in ("exact", "recognized") and score != 0:
-        n = moves_to_end(score, ply)
-        return f"mate {n}" if score > 0 else f"mate -{n}"
-    return f"cp {score}"
+    the UCI reading, in own moves) for proven wins and losses, else ``cp X`` (MILTON's
+    heuristic value, or 0 for a draw)."""
+    if score.proven and score.value != 0:
+        n = moves_to_end(score.value, ply)
+        return f"mate {n}" if score.value > 0 else f"mate -{n}"
+    return f"cp {score.value}"
 
 
 def info_line(*, depth: int, seldepth: int, score: str, nodes: int, elapsed: float,
@@ -232,7 +234,8 @@ class SearchJob:
             for col in self.pos.legal_moves():
                 if self.pos.is_winning_move(col):  # nothing to search
                     self.best = col
-                    score = score_words(win_score(self.pos.ply), "exact", self.pos.ply)
+                    score = score_words(Score(win_score(self.pos.ply), Band.EXACT),
+                                        self.pos.ply)
                     self.emit(info_line(depth=1, seldepth=1, score=score, nodes=0,
                                         elapsed=self._elapsed(), hashfull=0,
                                         pv=[move_name(self.pos, col)]))
@@ -308,7 +311,7 @@ class ExactJob(SearchJob):
             p.play(r.best_move)
         empties = SIZE - self.pos.ply
         self.emit(info_line(depth=empties, seldepth=empties,
-                            score=score_words(root.score, "exact", self.pos.ply),
+                            score=score_words(Score(root.score, Band.EXACT), self.pos.ply),
                             nodes=nodes, elapsed=self._elapsed(), hashfull=self._hashfull(),
                             pv=line_names(self.pos, pv)))
 
@@ -352,7 +355,7 @@ class AnalysisJob(SearchJob):
         while True:
             snap = ctl.snapshot()
             shown = self._show(snap.iterations, shown)
-            if snap.state not in ("searching", "paused"):
+            if not snap.state.active:
                 break
             if self._expired():
                 ctl.stop()
@@ -365,7 +368,7 @@ class AnalysisJob(SearchJob):
             self.best = res.best_move
             if shown == 0 and res.depth > 0:  # answered without an iteration (a win at once)
                 self.emit(info_line(depth=res.depth, seldepth=max(res.depth, len(res.pv)),
-                                    score=score_words(res.score, str(res.band), self.pos.ply),
+                                    score=score_words(res.pov, self.pos.ply),
                                     nodes=res.nodes, elapsed=self._elapsed(), hashfull=0,
                                     pv=line_names(self.pos, res.pv)))
 
@@ -375,7 +378,7 @@ class AnalysisJob(SearchJob):
             self.best = it.best_move
             self.emit(info_line(
                 depth=it.depth, seldepth=max(it.depth, len(it.pv)),
-                score=score_words(it.score, str(it.band), self.pos.ply),
+                score=score_words(it.pov, self.pos.ply),
                 nodes=it.total_nodes, elapsed=it.total_elapsed,
                 hashfull=int(it.tt_fill * 1000), pv=line_names(self.pos, it.pv)))
         return len(iterations)
