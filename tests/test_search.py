@@ -348,30 +348,53 @@ def test_random_control_sequences_never_deadlock():
 
 
 def test_book_is_used_inside_the_search(monkeypatch):
-    """A (synthetic) book giving the children's exact scores makes depth 1 exact."""
+    """A (synthetic) book of the grandchildren's exact scores makes depth 2 a proven result
+    found inside the search; a book of all children answers the root from the books."""
     from c4tui.book.format import make_book
     from c4tui.engine import search
+    from c4tui.engine.solver import Solver
 
     moves, score, cols = _rows(20, 20)[0]
     pos = Position.from_moves(moves)
+    exact = Solver(hash_mb=16, book=None)
+    keys, scores = {}, {}
+    for c in pos.legal_moves():
+        child = pos.copy()
+        child.play(c)
+        if child.is_over or any(child.is_winning_move(k) for k in child.legal_moves()):
+            continue
+        for g in child.legal_moves():
+            grand = child.copy()
+            grand.play(g)
+            if grand.is_over or any(grand.is_winning_move(k) for k in grand.legal_moves()):
+                continue
+            k = min(grand.key(), grand.mirror().key())
+            keys[k], scores[k] = k, exact.solve(grand, need_move=False).score
+    book = make_book(list(keys), [scores[k] for k in keys], 1 << (pos.ply + 2))
+    monkeypatch.setattr(search, "_load_book", lambda: book)
+    ctl = SearchController()
+    ctl.start(pos, SearchOptions(max_depth=2, use_book=True))
+    assert ctl.wait(30)
+    it = ctl.snapshot().iterations[-1]
+    best = max(s for s in cols if s is not None)
+    assert not it.from_book and it.depth == 2
+    assert cols[it.best_move] == best
+    if score != 0:
+        assert it.band == "recognized" and it.score == score
+    # the children's scores: the root itself is answered from the book, exactly
     keys, scores = [], []
     for c in pos.legal_moves():
         child = pos.copy()
         child.play(c)
-        k = child.key()
-        mk = child.mirror().key()
-        keys.append(min(k, mk))
+        keys.append(min(child.key(), child.mirror().key()))
         scores.append(-cols[c])
     book = make_book(keys, scores, 1 << (pos.ply + 1))
     monkeypatch.setattr(search, "_load_book", lambda: book)
-    ctl = SearchController()
     ctl.start(pos, SearchOptions(max_depth=1, use_book=True))
     assert ctl.wait(30)
-    it = ctl.snapshot().iterations[0]
-    best = max(s for s in cols if s is not None)
-    assert cols[it.best_move] == best
-    if score != 0:
-        assert it.band == "recognized" and it.score == score
+    its = ctl.snapshot().iterations
+    assert len(its) == 1 and its[0].from_book and its[0].band == "exact"
+    assert its[0].score == score and cols[its[0].best_move] == best
     ctl.close()
 
 

@@ -100,7 +100,7 @@ def bench(
     ] = False,
     nodes_text: Annotated[
         str | None, typer.Option("--nodes", help=f"Nodes per move for --accuracy "
-                                 f"({options.NODES_HELP}; default 1M).")
+                                 f"({options.NODES_HELP}; default: the search's).")
     ] = None,
     sets: Annotated[
         list[str] | None, typer.Option("--set", help="Pons set name (repeatable).")
@@ -146,11 +146,8 @@ def bench(
 
         path = file or positions_file()
         if latency:
-            bench_latency(Console(), path, threads, peer)
-        else:
-            n = 1_000_000 if nodes_text is None else options.nodes(nodes_text)
-            bench_accuracy(Console(), path, n)
-        return
+            return bench_latency(Console(), path, threads, peer)
+        return bench_accuracy(Console(), path, options.nodes(nodes_text))
     if file is not None:
         fail(f"{file}: a positions file goes with --latency or --accuracy")
     if enum_ply is not None and not 0 <= enum_ply <= 12:

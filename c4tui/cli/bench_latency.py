@@ -174,8 +174,9 @@ def _targets(console: Console, ours: Latency, theirs: Latency | None) -> bool:
     return ok
 
 
-def bench_accuracy(console: Console, path: Path, nodes: int) -> None:
-    """MILTON's analysis search at ``nodes`` per move; last line ``accuracy K/N = P%``."""
+def bench_accuracy(console: Console, path: Path, nodes: int | None) -> None:
+    """MILTON's analysis search at ``nodes`` per move (None: the search's default node
+    limit); last line ``accuracy K/N = P%``."""
     from c4tui.engine.analysis_bench import accuracy
     from c4tui.engine.search import SearchOptions
 
@@ -188,9 +189,10 @@ def bench_accuracy(console: Console, path: Path, nodes: int) -> None:
             console.print(f"{i}/{n}: {ok} correct ({time.perf_counter() - t0:.0f} s)",
                           markup=False)
 
-    r = accuracy(SearchOptions(node_limit=nodes), path, 1, progress)
+    opts = SearchOptions() if nodes is None else SearchOptions(node_limit=nodes)
+    r = accuracy(opts, path, 1, progress)
     for m in r.misses:
         console.print(f"miss {m}", markup=False)
-    console.print(f"{r.nodes} nodes in {r.seconds:.0f} s at {nodes} nodes per move",
+    console.print(f"{r.nodes} nodes in {r.seconds:.0f} s at {opts.node_limit} nodes per move",
                   markup=False)
     console.print(f"accuracy {r.correct}/{r.total} = {100 * r.share:.2f}%", markup=False)

@@ -164,7 +164,7 @@ def _crosscheck_db12(path: Path | None, sample: int, seed: int, threads: int) ->
         fail(str(exc), FAILURE)
     ok = True
     # (a) the database against our solver, without any book
-    solver = Solver(hash_mb=64, book=None, threads=threads)
+    solver = Solver(book=None, threads=threads)
     idx = sample_indices(len(db), sample, seed)
     t0 = time.perf_counter()
     with _progress() as bar:
