@@ -52,7 +52,7 @@ class AnalysisPanel(Widget):
             t.append("-")
         elif snap is None:
             if view.search_available and not view.settings.auto:
-                t.append("auto-analysis off (g: analyse, n: step)", style="dim")
+                t.append("auto-analysis off: g analyses", style="dim")
             else:
                 t.append(view.unavailable("search"), style="dim")
         else:
