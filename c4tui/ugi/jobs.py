@@ -113,6 +113,7 @@ class Resources:
         self._solver = None
         self._controller = None
         self._loaded = False
+        self._books_read = False
 
     def configure(self, *, hash_mb: int, threads: int, own_book: bool) -> None:
         """New option values: the solver is remade at its next use if they changed."""
@@ -122,13 +123,20 @@ class Resources:
             self.hash_mb, self.threads, self.own_book = hash_mb, threads, own_book
 
     def load(self) -> None:
-        """Load (or, on a cold numba cache, compile) the kernels: what ``isready`` waits for."""
+        """Load (or, on a cold numba cache, compile) the kernels, and read the books if
+        they are on (the first use converts the 12-ply database): what ``isready`` waits
+        for, so that no ``go`` pays for it."""
         with self._lock:
             if not self._loaded:
                 from c4tui.engine.warmup import warmup
 
                 warmup()
                 self._loaded = True
+            if self.own_book and not self._books_read:
+                from c4tui.book import load_default
+
+                load_default()  # kept for the process: the searches take it from there
+                self._books_read = True
 
     def solver(self):
         """The exact solver with the current options."""
