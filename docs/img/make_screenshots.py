@@ -14,8 +14,8 @@ from pathlib import Path
 
 from c4tui.engine.position import Position
 
-from c4tui.app import C4App
-from c4tui.app.engine_bridge import READY, SearchSettings
+from c4tui.app import C4App, SearchSettings
+from c4tui.app.engine_view import EngineState
 
 OUT = Path(__file__).resolve().parent
 
@@ -29,7 +29,7 @@ async def wait_for(pilot, cond, timeout: float = 240.0) -> None:
 
 
 def ready(app: C4App) -> bool:
-    return app.bridge.view(app.position).state == READY
+    return app.bridge.view(app.position).state is EngineState.READY
 
 
 def snap(app: C4App):
@@ -44,11 +44,12 @@ async def main_screen() -> None:
         await pilot.press("home")
         for _ply in range(12):
             await pilot.press("down")
-            await wait_for(pilot, lambda: app.position.key() in app._evals, 30)
+            await wait_for(pilot, lambda: app.evals.line(app.model.line)[app.model.ply]
+                           is not None, 30)
         await wait_for(pilot, lambda: (s := snap(app)) is not None
                        and s.state in ("done", "node_limit"))
         await pilot.pause(1.0)
-        app._poll_engine()
+        app.show()
         await pilot.pause()
         app.save_screenshot("main.svg", str(OUT))
 
@@ -58,14 +59,21 @@ async def threat_map() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: ready(app))
         await wait_for(pilot, lambda: (v := app.bridge.view(app.position)).verdict is not None
-                       and v.exact is not None and v.exact.status == "done")
+                       and v.exact is not None and v.exact.best is not None)
         await pilot.press("t")
-        app._poll_engine()
+        app.show()
         await pilot.pause()
         app.save_screenshot("threats.svg", str(OUT))
 
 
 async def paused_search() -> None:
+    # without the books, which answer this opening at once (nothing to pause)
+    import os
+
+    from c4tui.book import load_default
+
+    os.environ["C4TUI_BOOK"] = "none"
+    load_default(reload=True)
     app = C4App(Position.from_moves("4453"),
                 settings=SearchSettings(auto=False, node_limit=50_000_000))
     async with app.run_test(size=(120, 40)) as pilot:
@@ -74,9 +82,9 @@ async def paused_search() -> None:
             await pilot.press("n")
             await pilot.pause(0.3)
         await wait_for(pilot, lambda: (s := snap(app)) is not None and s.state == "paused")
-        app.bridge.command("step_nodes", 20_000)
+        app.bridge.step_nodes(20_000)
         await wait_for(pilot, lambda: bool(app.bridge.view(app.position).path))
-        app._poll_engine()
+        app.show()
         await pilot.pause(0.3)
         app.save_screenshot("paused.svg", str(OUT))
 
