@@ -86,7 +86,8 @@ class AnalysisPanel(Widget):
             return t
         its = snap.iterations
         depth = its[-1].depth if its else snap.depth
-        t.append(f"d{depth} best {COLUMN_NAMES[snap.best_move]} · ", style="dim")
+        where = "books" if its and its[-1].from_book else f"d{depth}"
+        t.append(f"{where} best {COLUMN_NAMES[snap.best_move]} · ", style="dim")
         if pov.band is Band.HEURISTIC:
             # MILTON's evaluation, not a proof: said as a lean ("ahead"), so that it does
             # not read as a contradiction of an exact draw on the line above

@@ -42,6 +42,8 @@ def _rows(pos: Position, snap: Snapshot) -> list[Row]:
     for g in groups:
         first, it = g[0], g[-1]
         depth = str(it.depth) if len(g) == 1 else f"{first.depth}-{it.depth}"
+        if it.from_book:
+            depth = "book"
         nodes = sum(x.nodes for x in g)
         secs = sum(x.elapsed for x in g)
         rows.append(Row({
