@@ -20,13 +20,18 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from c4tui.engine.geometry import CENTER_ORDER, HEIGHT, SIZE, square_bit
 from c4tui.engine.position import Position, square_name
 from c4tui.engine.scores import moves_to_end, win_score
-from c4tui.engine.seam import Band, Score
+from c4tui.engine.seam import DEFAULT_HASH_MB, Band, IterationReport, Score
 
 from .limits import GoLimits
+
+if TYPE_CHECKING:  # these load numba: imported where first used, after ``isready``
+    from c4tui.engine.search import SearchController
+    from c4tui.engine.solver import Solver, SolveResult
 
 #: Nodes of the analysis search that picks the move when an exact solve is cut short.
 FALLBACK_NODES = 20_000
@@ -107,11 +112,11 @@ class Resources:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self.hash_mb = 16
+        self.hash_mb = DEFAULT_HASH_MB
         self.threads = 1
         self.own_book = True
-        self._solver = None
-        self._controller = None
+        self._solver: Solver | None = None
+        self._controller: SearchController | None = None
         self._loaded = False
         self._books_read = False
 
@@ -138,7 +143,7 @@ class Resources:
                 load_default()  # kept for the process: the searches take it from there
                 self._books_read = True
 
-    def solver(self):
+    def solver(self) -> Solver:
         """The exact solver with the current options."""
         self.load()
         with self._lock:
@@ -150,7 +155,7 @@ class Resources:
                                       threads=self.threads)
             return self._solver
 
-    def controller(self):
+    def controller(self) -> SearchController:
         """The analysis search's controller (its recognition table survives searches)."""
         self.load()
         with self._lock:
@@ -167,6 +172,7 @@ class Resources:
                 self._solver.clear()
 
     def close(self) -> None:
+        """Stop the analysis search's worker."""
         with self._lock:
             if self._controller is not None:
                 self._controller.close()
@@ -262,15 +268,15 @@ class SearchJob:
 class ExactJob(SearchJob):
     """Perfect play from the exact solver (see the module docstring)."""
 
-    _solver = None
-    _fallback_ctl = None
+    _solver: Solver | None = None
+    _fallback_ctl: SearchController | None = None
 
     def _halt(self) -> None:
         for searcher in (self._solver, self._fallback_ctl):
             if searcher is not None:
                 searcher.stop()
 
-    def _solve(self, pos: Position):
+    def _solve(self, pos: Position) -> SolveResult | None:
         """The solver's result, or None if the deadline or ``stop`` cut it short."""
         from c4tui.engine.solver import SearchAborted
 
@@ -344,7 +350,7 @@ class ExactJob(SearchJob):
 class AnalysisJob(SearchJob):
     """MILTON's analysis search within the ``go`` limits (see the module docstring)."""
 
-    _controller = None
+    _controller: SearchController | None = None
 
     def _halt(self) -> None:
         c = self._controller
@@ -380,7 +386,7 @@ class AnalysisJob(SearchJob):
                                     nodes=res.nodes, elapsed=self._elapsed(), hashfull=0,
                                     pv=line_names(self.pos, res.pv)))
 
-    def _show(self, iterations, shown: int) -> int:
+    def _show(self, iterations: Sequence[IterationReport], shown: int) -> int:
         """Emit the iterations not shown yet; the new count."""
         for it in iterations[shown:]:
             self.best = it.best_move

@@ -25,6 +25,7 @@ from typing import BinaryIO, NoReturn, TextIO
 from c4tui import __version__
 from c4tui.engine.geometry import COLUMN_NAMES, HEIGHT
 from c4tui.engine.position import BLACK, WHITE, IllegalMoveError, Position
+from c4tui.engine.seam import DEFAULT_HASH_MB, MAX_HASH_MB
 
 from .fen import parse_fen
 from .jobs import AnalysisJob, ExactJob, Resources, SearchJob
@@ -69,8 +70,8 @@ class Option:
 #: The options, in the order ``ugi`` lists them.
 OPTIONS = (
     # MB for each search's table: the solver's and the analysis search's tables 1-2.
-    Option("Hash", "spin", 16, 1, 4096),
-    # Threads of the exact solver (MILTON's analysis search is single-threaded).
+    Option("Hash", "spin", DEFAULT_HASH_MB, 1, MAX_HASH_MB),
+    # Threads of the exact solver, up to its MAX_THREADS (MILTON's search uses one).
     Option("Threads", "spin", 1, 1, 64),
     # true: perfect play from the exact solver and the books; false: the analysis search
     # within the go limits.
