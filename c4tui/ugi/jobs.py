@@ -30,6 +30,7 @@ from c4tui.engine.seam import DEFAULT_HASH_MB, Band, IterationReport, Score
 from .limits import GoLimits
 
 if TYPE_CHECKING:  # these load numba: imported where first used, after ``isready``
+    from c4tui.engine.booklink import BookLike
     from c4tui.engine.search import SearchController
     from c4tui.engine.solver import Solver, SolveResult
 
@@ -119,6 +120,7 @@ class Resources:
         self._controller: SearchController | None = None
         self._loaded = False
         self._books_read = False
+        self._books: BookLike | None = None  # the books in use, once read
 
     def configure(self, *, hash_mb: int, threads: int, own_book: bool) -> None:
         """New option values: the solver is remade at its next use if they changed."""
@@ -140,29 +142,36 @@ class Resources:
             if self.own_book and not self._books_read:
                 from c4tui.book import load_default
 
-                load_default()  # kept for the process: the searches take it from there
+                self._books = load_default()  # ours and the 12-ply database
                 self._books_read = True
+                self._controller = None  # remade with the books
 
     def solver(self) -> Solver:
         """The exact solver with the current options."""
         self.load()
         with self._lock:
             if self._solver is None:
+                from c4tui.book import load_default
                 from c4tui.engine.solver import Solver
 
                 self._solver = Solver(hash_mb=self.hash_mb,
-                                      book="default" if self.own_book else None,
+                                      book=load_default() if self.own_book else None,
                                       threads=self.threads)
             return self._solver
 
     def controller(self) -> SearchController:
-        """The analysis search's controller (its recognition table survives searches)."""
+        """The analysis search's controller (its recognition table survives searches);
+        it is given the books, which each search probes if ``OwnBook`` is on."""
         self.load()
         with self._lock:
             if self._controller is None:
+                from c4tui.book import load_default
                 from c4tui.engine.search import SearchController
 
-                self._controller = SearchController()
+                try:
+                    self._controller = SearchController(book=load_default())
+                except TypeError:  # an engine that still loads the books itself
+                    self._controller = SearchController()
             return self._controller
 
     def new_game(self) -> None:
