@@ -11,18 +11,20 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import partial
 from pathlib import Path
+from typing import TypeVar
 
-from textual import on
+from textual import events, on
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Footer
 
 from c4tui.engine.geometry import WIDTH
 from c4tui.engine.position import IllegalMoveError, Position
 
-from .engine_bridge import EngineBridge, EngineView
+from .engine_bridge import EngineBridge
 from .engine_view import ExactStatus
 from .eval_history import EvalHistory
 from .file_actions import FileActions
@@ -41,6 +43,8 @@ from .widgets import (
     StatusLine,
     ThreatPanel,
 )
+
+W = TypeVar("W", bound=Widget)
 
 
 class C4App(SearchActions, FileActions, App[None]):
@@ -128,13 +132,13 @@ class C4App(SearchActions, FileActions, App[None]):
         if not self.is_headless:
             self._watch.start()
 
-    def on_resize(self, event) -> None:  # noqa: ANN001 - events.Resize
+    def on_resize(self, event: events.Resize) -> None:
         """Large terminals get a large board."""
         big = event.size.width >= 110 and event.size.height >= 36
         board = self._main(BoardView)
         if board.big != big:
             board.big = big
-            self.screen.set_class(big, "-big")
+            self.screen_stack[0].set_class(big, "-big")
 
     def on_unmount(self) -> None:
         self._watch.stop()
@@ -145,10 +149,10 @@ class C4App(SearchActions, FileActions, App[None]):
         self.bridge.shutdown()
         self.exit()
 
-    def _main(self, kind: type, selector: str | None = None):  # noqa: ANN202 - query_one
-        """A panel of the main screen (even while a prompt is on top)."""
+    def _main(self, kind: type[W]) -> W:
+        """The panel of this type on the main screen (even while a prompt is on top)."""
         screen = self.screen_stack[0] if self.screen_stack else self.screen
-        return screen.query_one(selector or kind, kind)
+        return screen.query_one(kind)
 
     # ------------------------------------------------------------------ drawing
     def show(self, moved: bool = False) -> None:
@@ -186,9 +190,6 @@ class C4App(SearchActions, FileActions, App[None]):
         self.bridge.tick()
         if self.is_running:
             self.show()
-
-    def engine_view(self) -> EngineView:
-        return self.bridge.view(self.position)
 
     # ------------------------------------------------------------------ messages
     def say(self, text: str) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from c4tui.engine.seam import Limits
@@ -21,7 +22,8 @@ else:
 class SearchActions(_Base):
     """Mixed into :class:`C4App`; every answer is a one-line message."""
 
-    def _engine_says(self, do) -> None:  # noqa: ANN001 - a bridge method returning a message
+    def _engine_says(self, do: Callable[[], str]) -> None:
+        """Run a bridge command; its answer (or why there is no engine) is the message."""
         try:
             message = do()
         except EngineMissing as exc:
