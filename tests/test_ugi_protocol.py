@@ -301,3 +301,41 @@ def test_quit_exits_cleanly(engine):
     assert engine.close(timeout=5) == 0
     assert "Traceback" not in engine.stderr and "Fatal" not in engine.stderr
 
+
+
+def test_a_storm_of_random_commands_neither_breaks_nor_hangs_the_engine():
+    """300 lines drawn from the protocol's words, good and bad, sent without waiting
+    (searches start and stop in between): the engine answers isready afterwards, every go
+    got at most one bestmove, and stderr stays empty."""
+    import random
+
+    rng = random.Random(14)
+    commands = ["ugi", "isready", "uginewgame", "position", "go", "stop", "query",
+                "setoption", "bogus", "\xff"]
+    words = ["startpos", "fen", "moves", "stop", "gameover", "p1turn", "result", "name",
+             "value", "Hash", "Exact", "OwnBook", "Threads", "true", "false", "depth",
+             "nodes", "movetime", "infinite", "p1time", "d1", "d2", "a1", "g7", "3", "-1",
+             "0", "7/7/7/7/7/3x3", "o", "x", "\xff"]
+    with start_engine({"Hash": "1"}) as eng:
+        gos = 0
+        for _ in range(300):
+            if rng.random() < 0.2:  # a good position, so that searches run
+                line = "position startpos moves d1 " + rng.choice(["", "d2", "c1 c2"])
+            elif rng.random() < 0.2:
+                line = rng.choice(["go depth 8", "go nodes 5000", "go infinite",
+                                   "go movetime 50", "setoption name Exact value true",
+                                   "setoption name Exact value false"])
+            else:
+                line = " ".join([rng.choice(commands)]
+                                + [rng.choice(words) for _ in range(rng.randint(0, 5))])
+            gos += line.startswith("go")
+            eng.send(line)
+        eng.send("stop")
+        eng.ask("isready", "readyok", timeout=30)
+        eng.send("stop")
+        eng.quiet(1.0)
+        answers = [x for x in eng.lines if x.startswith("bestmove")]
+        assert len(answers) <= gos
+        assert any(x != "bestmove 0000" for x in answers)  # searches did run
+        assert eng.close() == 0
+        assert eng.stderr == ""
