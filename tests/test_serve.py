@@ -86,6 +86,33 @@ def test_a_non_local_host_needs_public(host):
     assert "--public" in lines[0] and "Traceback" not in res.stderr
 
 
+def test_public_lets_a_non_local_host_through(monkeypatch):
+    """With --public the server is made for that host (a stand-in records it: binding
+    every interface has no place in a test)."""
+    import textual_serve.server
+
+    made = []
+
+    class Recorder:
+        def __init__(self, command, **kw):
+            made.append((command, kw))
+
+        def serve(self):
+            made.append("served")
+
+    monkeypatch.setattr(textual_serve.server, "Server", Recorder)
+    from c4tui.serve import serve
+
+    serve("0.0.0.0", 8123, public=True, public_url="https://c4.example.org", args=["4453"])
+    assert made == [(app_command(["4453"]), {"host": "0.0.0.0", "port": 8123,
+                                             "title": "c4tui",
+                                             "public_url": "https://c4.example.org"}),
+                    "served"]
+    with pytest.raises(ValueError, match="not a local address"):
+        serve("0.0.0.0", 8123)
+    assert len(made) == 2  # refused before any server was made
+
+
 def test_each_session_runs_this_pythons_app():
     cmd = app_command(["4453"])
     assert cmd.startswith(sys.executable) and cmd.endswith("-m c4tui open 4453")
