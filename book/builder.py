@@ -39,7 +39,7 @@ from rich.text import Text
 
 from .checkpoint import Checkpoint, CheckpointError, build_identity
 from .enumeration import Enumeration, enumerate_positions
-from .format import make_book, plies_mask, save
+from .format import BookError, load, make_book, plies_mask, save
 
 SolverFactory = Callable[[int], object]
 
@@ -57,7 +57,7 @@ def floor_solver(book_path: str, hash_mb: int):
     holds no position with as many discs as the built ones, so it never answers one."""
     from c4tui.engine.solver import Solver
 
-    return Solver(hash_mb=hash_mb, book=book_path)
+    return Solver(hash_mb=hash_mb, book=load(book_path))
 
 
 class BuildError(RuntimeError):
@@ -198,8 +198,6 @@ def build_book(
     a 9-ply build: about a quarter fewer nodes). Returns a :class:`BuildReport`.
     """
     if floor_book is not None:
-        from .format import BookError, load
-
         try:
             fb = load(floor_book)
         except (BookError, OSError) as exc:

@@ -1,20 +1,20 @@
 """Measurements of the analysis search: move accuracy and MILTON's self-play experiment.
 
-``python -m c4tui.engine.analysis_bench accuracy [--nodes N] [--sample K]`` prints the share
-of positions of ``tests/data/positions.txt`` where the chosen move is one of the exactly
-best; ``c4tui selfplay`` (c4tui/cli_analyze.py) plays the self-play experiment.
+``c4tui bench --accuracy`` prints the share of positions of ``tests/data/positions.txt``
+where the chosen move is one of the exactly best (:func:`accuracy`); ``c4tui selfplay``
+plays the self-play experiment (:func:`selfplay`); ``python -m
+c4tui.engine.analysis_bench speed`` compares node rates with the exact solver.
 """
 
 from __future__ import annotations
 
 import argparse
-import dataclasses
-import sys
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from .booklink import BookLike
 from .geometry import WIDTH
 from .position import Position
 from .search import SearchController, SearchOptions
@@ -50,10 +50,12 @@ def read_positions(path: Path) -> list[tuple[str, int, list[int | None]]]:
 
 
 def accuracy(opts: SearchOptions, path: Path = DEFAULT_POSITIONS, sample: int = 1,
-             progress: Callable[[int, int, int], None] | None = None) -> AccuracyResult:
-    """Share of positions (every ``sample``-th) where the search picks an exactly best move."""
+             progress: Callable[[int, int, int], None] | None = None,
+             book: BookLike | None = None) -> AccuracyResult:
+    """Share of positions (every ``sample``-th) where the search picks an exactly best move
+    (with ``book``, if ``opts.use_book``)."""
     rows = read_positions(path)[::sample]
-    ctl = SearchController()
+    ctl = SearchController(book=book)
     correct = nodes = 0
     misses = []
     t0 = time.perf_counter()
@@ -95,13 +97,14 @@ def play_game(start: str, white: SearchController, black: SearchController,
 
 
 def selfplay(opts_a: SearchOptions, opts_b: SearchOptions, starts: Iterable[str] | None = None,
-             progress: Callable[[int, int, int, int], None] | None = None
-             ) -> tuple[int, int, int]:
-    """MILTON's self-play test (thesis 3.1): each opening twice, colours swapped.
+             progress: Callable[[int, int, int, int], None] | None = None,
+             book: BookLike | None = None) -> tuple[int, int, int]:
+    """MILTON's self-play test (thesis 3.1): each opening twice, colours swapped; each
+    side probes ``book`` if its options say ``use_book``.
 
     Returns ``(wins, losses, draws)`` of option set A.
     """
-    a, b = SearchController(), SearchController()
+    a, b = SearchController(book=book), SearchController(book=book)
     w = lo = d = 0
     for start in starts if starts is not None else openings():
         for a_white in (True, False):
@@ -153,31 +156,12 @@ def speed(path: Path, count: int) -> str:
 def _main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m c4tui.engine.analysis_bench")
     sub = ap.add_subparsers(dest="cmd", required=True)
-    acc = sub.add_parser("accuracy", help="move accuracy on a positions file")
-    acc.add_argument("--nodes", type=int, default=1_000_000)
-    acc.add_argument("--sample", type=int, default=1, help="every K-th position")
-    acc.add_argument("--file", type=Path, default=DEFAULT_POSITIONS)
-    acc.add_argument("--no-book", action="store_true")
     sp = sub.add_parser("speed", help="nodes/s against the exact solver (full depth)")
     sp.add_argument("--file", type=Path,
                     default=DEFAULT_POSITIONS.parent / "pons" / "Test_L2_R2")
     sp.add_argument("--count", type=int, default=50)
     args = ap.parse_args(argv)
-    if args.cmd == "speed":
-        print(speed(args.file, args.count))
-        return 0
-    opts = dataclasses.replace(SearchOptions(), node_limit=args.nodes,
-                               use_book=not args.no_book)
-
-    def prog(i: int, n: int, ok: int) -> None:
-        if i % 50 == 0 or i == n:
-            print(f"{i}/{n}: {ok} correct", file=sys.stderr, flush=True)
-
-    r = accuracy(opts, args.file, args.sample, prog)
-    print(f"accuracy {r.correct}/{r.total} = {100 * r.share:.2f}% at {args.nodes} nodes per "
-          f"move; {r.nodes} nodes in {r.seconds:.0f} s ({r.nodes / r.seconds:,.0f} nodes/s)")
-    for m in r.misses:
-        print(f"miss {m}")
+    print(speed(args.file, args.count))
     return 0
 
 

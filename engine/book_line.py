@@ -10,22 +10,12 @@ search under the book's floor), and the line goes on while its positions stay in
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
 
+from .booklink import BookLike
 from .geometry import CENTER_ORDER, SIZE
 from .position import Position
 from .scores import win_score
 from .solver import Solver
-
-
-class BookLike(Protocol):
-    """What the engine needs of a book (``c4tui.book.Book`` is one)."""
-
-    def lookup(self, current: int, mask: int) -> int | None:
-        """Exact score of the position, or ``None`` if it is not in the book."""
-
-    def probe_args(self) -> tuple[int, int, int, int]:
-        """``(keys_addr, scores_addr, n, plies)`` for the kernels' probe."""
 
 
 @dataclass(frozen=True)

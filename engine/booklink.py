@@ -1,28 +1,33 @@
-"""Connects the opening book (package ``c4tui.book``, no numba) to the kernels."""
+"""What the engine needs of a book, and how the kernels receive it.
+
+The engine imports no book code: the app, the command line and the book builder load the
+books (package ``c4tui.book``) and hand the engine any object with :class:`BookLike`'s two
+methods, or ``None`` for no book.
+"""
 
 from __future__ import annotations
 
-from pathlib import Path
+from typing import Protocol
 
+#: The kernels' book arguments when there is no book: every probe misses at once.
 NO_BOOK = (0, 0, 0, 0)
 
 
-def resolve_book(book: object) -> object | None:
-    """The book the kernels use: ``"default"`` (the shipped book, if any), a ``Book``,
-    a path to a book file, or ``None`` for no book."""
-    if book is None:
-        return None
-    from c4tui import book as bookpkg
+class BookLike(Protocol):
+    """A book as the engine uses it (``c4tui.book.Book`` is one)."""
 
-    if isinstance(book, str) and book == "default":
-        return bookpkg.load_default()
-    if isinstance(book, (str, Path)):
-        return bookpkg.load(Path(book))
-    if isinstance(book, bookpkg.Book):
-        return book
-    raise TypeError(f"book: expected 'default', a path, a Book or None, not {book!r}")
+    def lookup(self, current: int, mask: int) -> int | None:
+        """Exact score of the position (side to move), or ``None`` if it is not in the book."""
+
+    def probe_args(self) -> tuple[int, int, int, int]:
+        """``(keys_addr, scores_addr, n, plies)`` for the kernels' ``book_probe``; the
+        addresses stay valid while the book object lives."""
 
 
-def book_args(book: object | None) -> tuple[int, int, int, int]:
+def book_args(book: BookLike | None) -> tuple[int, int, int, int]:
     """``(keys_addr, scores_addr, n, plies)`` for ``book_probe``; zeros for no book."""
-    return NO_BOOK if book is None else tuple(book.probe_args())
+    if book is None:
+        return NO_BOOK
+    if not callable(getattr(book, "probe_args", None)):
+        raise TypeError(f"book: expected a book (with probe_args) or None, not {book!r}")
+    return tuple(book.probe_args())

@@ -31,6 +31,7 @@ from . import analysis_kernel as K
 from .analysis_eval import EG_WORDS, INF, REAL_MIN, REC, REC_MIN, WIN
 from .analysis_tt import ZOBRIST, new_buckets, new_table, table_entries
 from .book_line import book_answer
+from .booklink import BookLike, book_args
 from .geometry import CENTER_ORDER, H1, HEIGHT, SIZE, WIDTH
 from .mem import address
 from .position import Position
@@ -80,7 +81,7 @@ class SearchOptions:
     extensions: bool = False  #: half a ply where only one move is sensible
     killers: bool = False  #: two killer moves per ply
     recognition: bool = True  #: interior-node recognition with its own table
-    use_book: bool = True  #: probe the opening book in the search, if one is installed
+    use_book: bool = True  #: probe the controller's books, if it was given any
     hash_mb: float = 16  #: tables 1 and 2 together
     #: order moves also by the threats they create (not MILTON's; on by default since it
     #: lifts move accuracy at 1M nodes to 99.6% and cuts nodes to full depth by a third)
@@ -152,18 +153,6 @@ def _zkey(pos: Position) -> int:
     return k
 
 
-def _load_book() -> object | None:
-    """The default opening book, or None (no book built, disabled or unusable)."""
-    try:
-        from c4tui.book import load_default
-    except Exception:  # pragma: no cover - the book package is part of the project
-        return None
-    try:
-        return load_default()
-    except Exception:
-        return None
-
-
 # ------------------------------------------------------------------ controller
 
 
@@ -190,9 +179,10 @@ class SearchController:
     recognition table, kept between searches).
     """
 
-    def __init__(self, nice: int = 0) -> None:
+    def __init__(self, nice: int = 0, book: BookLike | None = None) -> None:
         """``nice``: run the worker at this lower CPU priority (Linux; a UI keeps the cores
-        it needs), whichever thread calls :meth:`start`."""
+        it needs), whichever thread calls :meth:`start`. ``book``: the books the searches
+        probe when their options say ``use_book`` (``c4tui.book.load_default()``)."""
         self._nice = nice
         self._lock = threading.Lock()
         self._cond = threading.Condition(self._lock)
@@ -232,7 +222,8 @@ class SearchController:
         self._error: BaseException | None = None
         self._final_elapsed = 0.0
         self._pauses_seen = 0
-        self._book: object | None = None  # kept alive: the kernel reads its arrays
+        self._books = book  # what the searches probe when their options use a book
+        self._book: BookLike | None = None  # this search's (kept alive: the kernel reads it)
         self._exact: Solver | None = None  # answers roots that are in the books
 
     # -------------------------------------------------------------- commands
@@ -544,8 +535,8 @@ class SearchController:
             | (K.F_THREATS if opts.threat_ordering else 0)
         )
         st[K.S_EXACT] = 0
-        self._book = _load_book() if opts.use_book else None
-        args = self._book.probe_args() if self._book is not None else (0, 0, 0, 0)
+        self._book = self._books if opts.use_book else None
+        args = book_args(self._book)
         st[K.S_BOOK:K.S_BOOK + 4] = args
 
     def _kernel_paused(self) -> bool:
@@ -850,9 +841,11 @@ def _fallback_move(pos: Position) -> int:
 
 
 def run_search(pos: Position, opts: SearchOptions | None = None,
-               controller: SearchController | None = None) -> SearchResult:
-    """Search ``pos`` to the end in this thread's time (a convenience for scripts)."""
-    ctl = controller or SearchController()
+               controller: SearchController | None = None,
+               book: BookLike | None = None) -> SearchResult:
+    """Search ``pos`` to the end in this thread's time (a convenience for scripts);
+    ``book`` is for a controller made here."""
+    ctl = controller or SearchController(book=book)
     ctl.start(pos, opts)
     ctl.wait()
     if ctl.error is not None:

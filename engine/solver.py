@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import solver_kernel as K
+from .booklink import BookLike, book_args
 from .geometry import WIDTH, column_bits
 from .mem import address
 from .position import Position
@@ -121,14 +122,15 @@ def _padded(words: int) -> int:
 class Solver:
     """Exact solver with its own transposition table (kept between calls).
 
-    ``book``: ``"default"`` loads the shipped opening book if there is one, ``None``
-    searches without a book. ``threads``: searching threads sharing the table (Lazy SMP);
+    ``book``: the books to probe (``c4tui.book.load_default()`` gives the books in use),
+    ``None`` searches without a book. ``threads``: searching threads sharing the table (Lazy SMP);
     1 (the default) is deterministic: the same position and table give the same nodes and
     best move. One solve at a time per solver; ``stop()`` may be called from any thread.
     ``last_stats`` holds the :class:`SolveStats` of the last solve or analysis.
     """
 
-    def __init__(self, hash_mb: int = 64, book: object = "default", threads: int = 1) -> None:
+    def __init__(self, hash_mb: int = 64, book: BookLike | None = None,
+                 threads: int = 1) -> None:
         if not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
             raise ValueError(f"threads={threads!r}: must be between 1 and {MAX_THREADS}")
         self.table = TranspositionTable(hash_mb)
@@ -148,10 +150,8 @@ class Solver:
         self._acc_threads = np.zeros(threads, dtype=np.int64)
         self.last_stats: SolveStats | None = None
         self._stopped = False
-        from .booklink import book_args, resolve_book
-
-        self.book = resolve_book(book)  # kept alive: the kernels read its arrays
-        self._book_args = book_args(self.book)
+        self._book_args = book_args(book)
+        self.book = book  # kept alive: the kernels read its arrays
 
     # ------------------------------------------------------------------ control
     def stop(self) -> None:

@@ -286,8 +286,7 @@ def test_engine_falls_back_without_a_usable_book(tmp_path, monkeypatch, referenc
     try:
         for target in (bad, tmp_path / "missing.c4b"):
             monkeypatch.setenv("C4TUI_BOOK", str(target))
-            load_default(reload=True)
-            assert Solver(hash_mb=4, book="default").solve(pos).score == want
+            assert Solver(hash_mb=4, book=load_default(reload=True)).solve(pos).score == want
     finally:
         monkeypatch.delenv("C4TUI_BOOK", raising=False)
         load_default(reload=True)

@@ -169,7 +169,7 @@ def test_corrupt_or_missing_database_warns_once_and_keeps_our_book(tmp_path, mon
             assert book is not None and book.ply_list == tuple(range(10))
             assert "12-ply database unusable" in bookpkg.default_status()
             # the engine goes on with our book
-            res = Solver(hash_mb=4, book="default").solve(Position.from_moves("4453"))
+            res = Solver(hash_mb=4, book=book).solve(Position.from_moves("4453"))
             assert res.score == -2 and res.nodes < 100  # a book hit (no book: ~10^8 nodes)
     finally:
         monkeypatch.undo()
@@ -212,7 +212,7 @@ MIDDLE = sample([r for r in ROWS if 9 <= len(r[0]) <= 11], 30, 3)
 def test_middle_game_analysis_is_lookups(moves, score, cols):
     """With the database, 9-11 discs are analysed exactly by a small tree of lookups
     (without it, these take 10^4-10^6 nodes)."""
-    solver = Solver(hash_mb=16, book="default")
+    solver = Solver(hash_mb=16, book=load_default())
     res = solver.analyze(Position.from_moves(moves))
     assert list(res.scores) == cols
     assert res.nodes < 3000, res.nodes
@@ -223,7 +223,7 @@ def test_analysis_search_answers_a_book_root_from_the_books():
     one report marked from_book; a root outside them is searched as before."""
     row = next(r for r in ROWS if len(r[0]) == 12)
     moves, score, cols = row
-    ctl = SearchController()
+    ctl = SearchController(book=load_default())
     try:
         ctl.start(Position.from_moves(moves), SearchOptions())
         assert ctl.wait(30)

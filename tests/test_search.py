@@ -347,11 +347,10 @@ def test_random_control_sequences_never_deadlock():
     assert ctl.error is None
 
 
-def test_book_is_used_inside_the_search(monkeypatch):
+def test_book_is_used_inside_the_search():
     """A (synthetic) book of the grandchildren's exact scores makes depth 2 a proven result
     found inside the search; a book of all children answers the root from the books."""
     from c4tui.book.format import make_book
-    from c4tui.engine import search
     from c4tui.engine.solver import Solver
 
     moves, score, cols = _rows(20, 20)[0]
@@ -371,8 +370,7 @@ def test_book_is_used_inside_the_search(monkeypatch):
             k = min(grand.key(), grand.mirror().key())
             keys[k], scores[k] = k, exact.solve(grand, need_move=False).score
     book = make_book(list(keys), [scores[k] for k in keys], 1 << (pos.ply + 2))
-    monkeypatch.setattr(search, "_load_book", lambda: book)
-    ctl = SearchController()
+    ctl = SearchController(book=book)
     ctl.start(pos, SearchOptions(max_depth=2, use_book=True))
     assert ctl.wait(30)
     it = ctl.snapshot().iterations[-1]
@@ -389,7 +387,8 @@ def test_book_is_used_inside_the_search(monkeypatch):
         keys.append(min(child.key(), child.mirror().key()))
         scores.append(-cols[c])
     book = make_book(keys, scores, 1 << (pos.ply + 1))
-    monkeypatch.setattr(search, "_load_book", lambda: book)
+    ctl.close()
+    ctl = SearchController(book=book)
     ctl.start(pos, SearchOptions(max_depth=1, use_book=True))
     assert ctl.wait(30)
     its = ctl.snapshot().iterations

@@ -107,8 +107,17 @@ class EngineLoader:
             from c4tui.engine.verdict import threat_verdict
 
             threat_verdict(Position())  # load its kernel here, not on first use
-            engine = Engine(Solver(hash_mb=SOLVER_HASH_MB), SearchController(ENGINE_NICE),
-                            SearchController(ENGINE_NICE), SearchAborted)
+            from c4tui.book import load_default
+
+            def converting(done: int, total: int) -> None:
+                self._set(EngineState.LOADING,
+                          f"first use: converting the 12-ply database ({done}/{total})")
+
+            # ours and the 12-ply database (converted on first use), or None (one warning)
+            books = load_default(progress=converting)
+            engine = Engine(Solver(hash_mb=SOLVER_HASH_MB, book=books),
+                            SearchController(ENGINE_NICE, book=books),
+                            SearchController(ENGINE_NICE, book=books), SearchAborted)
         except Exception as exc:  # any failure: say it, keep the board usable
             self._set(EngineState.FAILED, f"{type(exc).__name__}: {exc}".splitlines()[0])
             return

@@ -190,13 +190,14 @@ def analyze(
     if limit is not None:
         opts = dataclasses.replace(opts, node_limit=limit or None)  # 0: no limit
 
+    books = None
     if opts.use_book:
         from rich.console import Console
 
         from .books import prepare_books
 
-        prepare_books(Console(stderr=True))  # a bar while the 12-ply database is converted
-    ctl = SearchController()
+        books = prepare_books(Console(stderr=True))  # a bar while the database is converted
+    ctl = SearchController(book=books)
     ctl.start(pos, opts)
     try:
         _run(ctl, pos, as_json)

@@ -104,7 +104,7 @@ def bench_latency(console: Console, path: Path, threads: int, peer: bool) -> Non
     from c4tui.engine.solver import Solver
 
     rows = read_rows(path)
-    prepare_books(console)
+    books = prepare_books(console)
     other = None
     if peer:
         try:
@@ -112,7 +112,7 @@ def bench_latency(console: Console, path: Path, threads: int, peer: bool) -> Non
         except ImportError:
             console.print("BitBully is not installed (pip install 'c4tui[bench]'): "
                           "measuring c4tui alone", style="yellow", markup=False)
-    solver = Solver(book="default", threads=threads)
+    solver = Solver(book=books, threads=threads)
     solver.analyze(Position.from_moves("44"))  # load the kernels
     ours, theirs = Latency(), Latency()
     wrong = 0
@@ -181,7 +181,7 @@ def bench_accuracy(console: Console, path: Path, nodes: int | None) -> None:
     from c4tui.engine.search import SearchOptions
 
     read_rows(path)  # a clear error for a bad file before the long run
-    prepare_books(console)
+    books = prepare_books(console)
     t0 = time.perf_counter()
 
     def progress(i: int, n: int, ok: int) -> None:
@@ -190,7 +190,7 @@ def bench_accuracy(console: Console, path: Path, nodes: int | None) -> None:
                           markup=False)
 
     opts = SearchOptions() if nodes is None else SearchOptions(node_limit=nodes)
-    r = accuracy(opts, path, 1, progress)
+    r = accuracy(opts, path, 1, progress, books)
     for m in r.misses:
         console.print(f"miss {m}", markup=False)
     console.print(f"{r.nodes} nodes in {r.seconds:.0f} s at {opts.node_limit} nodes per move",

@@ -7,9 +7,9 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TaskID, TimeElapsedColumn
 
 
-def prepare_books(console: Console) -> None:
-    """Load the default books now (later ``Solver(book="default")`` calls reuse them);
-    while the 12-ply database is converted, draw a progress bar on ``console``."""
+def prepare_books(console: Console):
+    """The books in use (``c4tui.book.load_default()``, ``None`` if there is none), loaded
+    now; while the 12-ply database is converted, a progress bar on ``console``."""
     import c4tui.book as pkg
 
     bar: Progress | None = None
@@ -25,7 +25,7 @@ def prepare_books(console: Console) -> None:
         bar.update(task, completed=done, total=total)
 
     try:
-        pkg.load_default(progress=progress)
+        return pkg.load_default(progress=progress)
     finally:
         if bar is not None:
             bar.stop()

@@ -92,8 +92,15 @@ def selfplay(
         print(f"\r{w + lo + d}/{games} games  candidate {w}:{lo}:{d}", end="",
               file=sys.stderr, flush=True)
 
+    books = None
+    if test_opts.use_book or base_opts.use_book:
+        from rich.console import Console
+
+        from .books import prepare_books
+
+        books = prepare_books(Console(stderr=True))
     try:
-        w, lo, d = run(test_opts, base_opts, starts, progress)
+        w, lo, d = run(test_opts, base_opts, starts, progress, books)
     except KeyboardInterrupt:
         fail("selfplay: interrupted", 130)
     print(file=sys.stderr)

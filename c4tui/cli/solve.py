@@ -20,13 +20,14 @@ def _solver(hash_mb: int | None, book: bool, threads: int):
     from c4tui.engine.solver import Solver
 
     warmup.warmup(solver_only=True)  # load now, so that --stats times only the search
+    books = None
     if book:
         from rich.console import Console
 
         from .books import prepare_books
 
-        prepare_books(Console(stderr=True))  # a bar while the 12-ply database is converted
-    return Solver(book="default" if book else None, threads=threads,
+        books = prepare_books(Console(stderr=True))  # a bar while the database is converted
+    return Solver(book=books, threads=threads,
                   **options.given(hash_mb=hash_mb))
 
 
