@@ -61,8 +61,9 @@ class StatusLine(Widget):
                 # paused: the exact count, so that a step of N nodes shows
                 nodes = f"{snap.nodes:,}" if snap.state is SearchState.PAUSED \
                     else human_count(snap.nodes)
-                t.append(f"  d{snap.depth}  {nodes} nodes  {human_time(snap.elapsed)}"
-                         f"  {human_count(snap.nps)}/s")
+                t.append(f"  d{snap.depth}  {nodes} nodes  {human_time(snap.elapsed)}")
+                if snap.state is SearchState.SEARCHING:  # the speed, while there is one
+                    t.append(f"  {human_count(snap.nps)}/s")
         s = view.settings
         t.append(f"  │ limit {human_count(s.node_limit)} hash {s.hash_mb}M"
                  f" auto {'on' if s.auto else 'off'}", style="dim")
