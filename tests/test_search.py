@@ -490,7 +490,7 @@ def test_step_after_a_finished_search_says_nothing_to_step():
 
 def test_window_parity_saves_re_searches_and_keeps_the_answer():
     """On a handful of openings the same-parity window re-searches less (the measured
-    figure over 200 positions is in docs/analysis.md) and the exact answers agree."""
+    figure over 100 positions is in docs/engine-api.md) and the exact answers agree."""
     re = {}
     for parity in (False, True):
         total = 0
