@@ -1,7 +1,7 @@
 """The opening book: exact scores of every early position, built with our own solver.
 
-``load_default()`` is what ``Solver(book="default")`` and the analysis search use: the books
-in use, merged into one :class:`Book` that the kernels probe with one binary search. They are
+``load_default()`` is what the app, the CLI and the UGI engine hand to ``Solver(book=...)``
+and ``SearchController(book=...)``: the books in use, merged into one :class:`Book` that the kernels probe with one binary search. They are
 our opening book shipped in this package (``c4tui-9ply.c4b``, 0-9 discs) and the 12-ply
 database of ``bitbully-databases`` (:mod:`c4tui.book.db12`, converted once into the user
 cache directory), loaded once per process. A missing or corrupt book or database gives one
