@@ -318,15 +318,38 @@ def _read_until(master: int, needle: bytes, timeout: float) -> bytes:
     return seen
 
 
+PLAIN_APP = ("import sys; from c4tui.app import C4App; app = C4App(engine=False); app.run(); "
+             "sys.exit(app.return_code)")
+
+
+def _drain(master: int) -> None:
+    """Read the app's output in the background, as a terminal does (a full pty would
+    block the app's writes)."""
+    import os
+    import threading
+
+    def run() -> None:
+        try:
+            while os.read(master, 65536):
+                pass
+        except OSError:
+            pass
+
+    threading.Thread(target=run, daemon=True).start()
+
+
 def test_closing_the_terminal_ends_the_app():
     """Bug: a closed terminal left the app spinning at 90% CPU (no SIGHUP under make)."""
     import os
+    import time
 
-    proc, master = _run_in_pty("from c4tui.app import C4App; C4App(engine=False).run()")
+    proc, master = _run_in_pty(PLAIN_APP)
     try:
         _read_until(master, b"board", 20)
+        t = time.monotonic()
         os.close(master)  # the terminal window goes away
-        assert proc.wait(timeout=5) is not None
+        assert proc.wait(timeout=5) == 129  # the clean exit, not the hard one after 2 s
+        assert time.monotonic() - t < 1.9
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -335,12 +358,16 @@ def test_closing_the_terminal_ends_the_app():
 def test_sighup_ends_the_app():
     import os
     import signal
+    import time
 
-    proc, master = _run_in_pty("from c4tui.app import C4App; C4App(engine=False).run()")
+    proc, master = _run_in_pty(PLAIN_APP)
     try:
         _read_until(master, b"board", 20)
+        _drain(master)
+        t = time.monotonic()
         os.kill(proc.pid, signal.SIGHUP)
-        assert proc.wait(timeout=5) is not None
+        assert proc.wait(timeout=5) == 129
+        assert time.monotonic() - t < 1.9
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -356,6 +383,7 @@ def test_quit_during_the_first_compile_is_immediate(tmp_path):
     proc, master = _run_in_pty(code, {"NUMBA_CACHE_DIR": str(tmp_path / "cold")})
     try:
         _read_until(master, b"compiling", 60)
+        _drain(master)
         time.sleep(0.5)
         t = time.monotonic()
         os.write(master, b"q")

@@ -8,6 +8,7 @@ EIO once it has hung up) and that the parent process is still the one that start
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import sys
@@ -44,8 +45,11 @@ class TerminalWatch:
 
     def start(self) -> None:
         """Watch (nothing to watch without a terminal, e.g. in tests); handle SIGHUP."""
-        if threading.current_thread() is threading.main_thread():
-            signal.signal(signal.SIGHUP, lambda _sig, _frame: self.hangup())
+        try:  # in the event loop, so the handler may touch the app (and wakes the loop)
+            asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, self.hangup)
+        except (RuntimeError, NotImplementedError, ValueError):
+            if threading.current_thread() is threading.main_thread():
+                signal.signal(signal.SIGHUP, lambda _sig, _frame: self.hangup())
         if self._fd is not None:
             threading.Thread(target=self._run, name="c4-terminal-watch", daemon=True).start()
 

@@ -8,6 +8,7 @@ the bridge so the search's progress shows; nothing here waits for the engine.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable
 from functools import partial
 from pathlib import Path
@@ -92,7 +93,7 @@ class C4App(SearchActions, FileActions, App[None]):
         self.evals = EvalHistory()
         self.last_message = ""
         self.last_error = ""
-        self._watch = TerminalWatch(lambda: self.call_from_thread(self.action_quit))
+        self._watch = TerminalWatch(self._terminal_gone)
 
     @property
     def position(self) -> Position:
@@ -143,6 +144,14 @@ class C4App(SearchActions, FileActions, App[None]):
     def on_unmount(self) -> None:
         self._watch.stop()
         self.bridge.shutdown()
+
+    def _terminal_gone(self) -> None:
+        """From the SIGHUP handler (main thread) or the watch thread: quit."""
+        self.bridge.shutdown()
+        if threading.current_thread() is threading.main_thread():
+            self.exit(return_code=129)
+        else:
+            self.call_from_thread(self.exit, return_code=129)
 
     async def action_quit(self) -> None:
         """Quit at once: the engine's jobs are told to stop, never waited for."""
