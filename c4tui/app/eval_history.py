@@ -14,6 +14,8 @@ class EvalHistory:
     def __init__(self) -> None:
         self._values: dict[int, float] = {}
         self._exact: set[int] = set()
+        self._line: tuple[int, ...] | None = None
+        self._plies: list[tuple[int, float | None]] = []
 
     def record(self, pos: Position, view: EngineView) -> None:
         """Keep what ``view`` knows of ``pos``: the solver's value, else a settled
@@ -35,14 +37,23 @@ class EvalHistory:
 
     def line(self, moves: list[int]) -> tuple[float | None, ...]:
         """One value per ply of the line (its start included; a finished game is
-        decided)."""
-        pos = Position()
-        out: list[float | None] = [self._values.get(pos.key())]
-        for col in moves:
-            pos.play(col)
-            if pos.is_over:
-                w = pos.winner
-                out.append(0.0 if w is None else (1.0 if w == 0 else -1.0))
-            else:
-                out.append(self._values.get(pos.key()))
-        return tuple(out)
+        decided). The line's positions are worked out once per line, not per poll."""
+        key = tuple(moves)
+        if key != self._line:
+            self._line, self._plies = key, _plies(moves)
+        return tuple(self._values.get(k) if fixed is None else fixed
+                     for k, fixed in self._plies)
+
+
+def _plies(moves: list[int]) -> list[tuple[int, float | None]]:
+    """(key, decided value or None) per ply of the line."""
+    pos = Position()
+    out: list[tuple[int, float | None]] = [(pos.key(), None)]
+    for col in moves:
+        pos.play(col)
+        fixed = None
+        if pos.is_over:
+            w = pos.winner
+            fixed = 0.0 if w is None else (1.0 if w == 0 else -1.0)
+        out.append((pos.key(), fixed))
+    return out
