@@ -168,10 +168,7 @@ class Resources:
                 from c4tui.book import load_default
                 from c4tui.engine.search import SearchController
 
-                try:
-                    self._controller = SearchController(book=load_default())
-                except TypeError:  # an engine that still loads the books itself
-                    self._controller = SearchController()
+                self._controller = SearchController(book=load_default())
             return self._controller
 
     def new_game(self) -> None:
