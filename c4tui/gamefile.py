@@ -85,8 +85,13 @@ def numbered_moves(pos: Position) -> str:
     return " ".join(parts)
 
 
+# Every character str.splitlines() breaks a line at: a header value must stay on its line.
+_LINE_BREAKS = re.compile("[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+
+
 def _quote(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
+    value = value.replace("\\", "\\\\").replace('"', '\\"')
+    return _LINE_BREAKS.sub(" ", value)
 
 
 def _unquote(value: str) -> str:
@@ -115,6 +120,7 @@ def parse_game(text: str, source: str = "<text>") -> Game:
     """Parse any of the three formats; errors name ``source`` and the line."""
     headers: dict[str, str] = {}
     move_lines: list[tuple[int, str]] = []
+    text = text.removeprefix("\ufeff")  # a byte-order mark (load_game drops it too)
     for n, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line or line.startswith(("#", ";")):
@@ -211,8 +217,8 @@ def load_game(path: str | os.PathLike[str]) -> Game:
 
     Raises :class:`GameFileError` with a one-line message; nothing else escapes.
     """
-    p = Path(path).expanduser()
-    name = str(p)
+    p = _expand(Path(path))
+    name = _shown(p)
     try:
         if p.is_dir():
             raise GameFileError(f"{name}: is a directory, not a game file")
@@ -220,12 +226,16 @@ def load_game(path: str | os.PathLike[str]) -> Game:
         if size > MAX_FILE_BYTES:
             raise GameFileError(f"{name}: {size} bytes is too large for a game file")
         data = p.read_bytes()
+    except GameFileError:
+        raise
     except FileNotFoundError:
         raise GameFileError(f"{name}: no such file") from None
     except PermissionError:
         raise GameFileError(f"{name}: permission denied") from None
     except OSError as exc:
         raise GameFileError(f"{name}: cannot read ({exc.strerror or exc})") from None
+    except ValueError:  # a NUL byte in the name: no file can have it
+        raise GameFileError(f"{name}: not a valid file name") from None
     if b"\0" in data:
         raise GameFileError(f"{name}: binary data, not a game file")
     try:
@@ -252,7 +262,7 @@ def save_game(
     """
     if isinstance(game, Position):
         game = Game(game)
-    p = Path(path).expanduser()
+    p = _expand(Path(path))
     if fmt is None:
         fmt = "game" if p.suffix in ("", GAME_SUFFIX) else "digits"
     if fmt == "game":
@@ -262,16 +272,21 @@ def save_game(
     elif fmt == "algebraic":
         text = game.position.algebraic() + "\n"
     else:
-        raise GameFileError(f"{p}: unknown format {fmt!r} (expected game, digits or algebraic)")
-    if p.is_dir():
-        raise GameFileError(f"{p}: is a directory")
+        raise GameFileError(f"{_shown(p)}: unknown format {fmt!r} "
+                            "(expected game, digits or algebraic)")
     try:
+        if p.is_dir():
+            raise GameFileError(f"{_shown(p)}: is a directory")
         _make_parents(p)
         atomic_write(p, text.encode("utf-8"), overwrite=overwrite)
     except FileExistsError:
-        raise GameFileExistsError(f"{p}: already exists (not overwritten)") from None
+        raise GameFileExistsError(f"{_shown(p)}: already exists (not overwritten)") from None
+    except GameFileError:
+        raise
     except OSError as exc:
-        raise GameFileError(f"{p}: cannot write ({exc.strerror or exc})") from None
+        raise GameFileError(f"{_shown(p)}: cannot write ({exc.strerror or exc})") from None
+    except ValueError:  # a NUL byte in the name
+        raise GameFileError(f"{_shown(p)}: not a valid file name") from None
     return p
 
 
@@ -282,7 +297,8 @@ def _make_parents(p: Path) -> None:
     except (FileExistsError, NotADirectoryError):
         for anc in reversed(p.parents):
             if anc.exists() and not anc.is_dir():
-                raise GameFileError(f"{p}: {anc} is a file, not a directory") from None
+                raise GameFileError(f"{_shown(p)}: {_shown(anc)} is a file, not a directory"
+                                    ) from None
         raise
 
 
@@ -293,6 +309,31 @@ def default_save_path(now: _dt.datetime | None = None) -> Path:
 
 
 def resolve_user_path(text: str) -> Path:
-    """A path typed in the app: ``~`` expands; a relative path is taken in the data directory."""
-    p = Path(text.strip()).expanduser()
+    """A path typed in the app: ``~`` expands; a relative path is taken in the data directory.
+
+    Never raises: a name that cannot be used (``~nobody/x``, a NUL byte) comes back as it
+    is, and loading or saving it then gives a one-line :class:`GameFileError`.
+    """
+    p = Path(text.strip())
+    try:
+        p = p.expanduser()
+    except (RuntimeError, ValueError):  # ~nobody, ~x\0: load_game and save_game say so
+        return p
     return p if p.is_absolute() else data_dir() / p
+
+
+def _expand(p: Path) -> Path:
+    """``p`` with ``~`` expanded; :class:`GameFileError` for ``~nobody`` (no such user)."""
+    try:
+        return p.expanduser()
+    except (RuntimeError, ValueError):  # ~nobody (or a NUL in it), or no home at all
+        raise GameFileError(f"{_shown(p)}: cannot expand {p.parts[0]!r} "
+                            "(no such user or no home directory)") from None
+
+
+def _shown(p: Path, width: int = 100) -> str:
+    """A path for a one-line message: control characters escaped, a long one shortened."""
+    text = str(p)
+    if not text.isprintable():
+        text = repr(text)[1:-1]
+    return text if len(text) <= width else text[: width // 2 - 1] + "…" + text[-width // 2:]
