@@ -388,7 +388,9 @@ def test_quit_during_the_first_compile_is_immediate(tmp_path):
         t = time.monotonic()
         os.write(master, b"q")
         proc.wait(timeout=10)
-        assert time.monotonic() - t < 1.0
+        elapsed = time.monotonic() - t
+        print(f"quit took {elapsed:.2f} s")
+        assert elapsed < 1.0
     finally:
         if proc.poll() is None:
             proc.kill()
