@@ -25,7 +25,7 @@ def read_moves(moves: str | None) -> str:
         return moves
     if sys.stdin is None or sys.stdin.isatty():
         return ""  # no moves at a terminal: the empty board
-    lines = [ln.strip() for ln in sys.stdin.read().splitlines() if ln.strip()]
+    lines = [ln.strip() for ln in options.stdin().read().splitlines() if ln.strip()]
     if len(lines) > 1:
         fail(f"analyze: stdin holds {len(lines)} positions; analyze takes one "
              "(c4tui solve reads many)")

@@ -9,6 +9,8 @@ Defaults are not restated here: an option left out is not passed on, so the engi
 from __future__ import annotations
 
 import os
+import sys
+from typing import TextIO
 
 from c4tui.units import MAX_HASH_MB, MAX_NODE_LIMIT, UnitError, parse_count, parse_mb
 
@@ -57,3 +59,15 @@ def threads(n: int | None) -> int:
 def given(**values: object) -> dict[str, object]:
     """The keyword arguments that were given (not None): the rest keep their defaults."""
     return {k: v for k, v in values.items() if v is not None}
+
+
+def stdin() -> TextIO:
+    """Standard input for reading positions: bytes that are not UTF-8 become U+FFFD, so
+    they are reported as a bad character like any other instead of a traceback."""
+    reconfigure = getattr(sys.stdin, "reconfigure", None)
+    if reconfigure is not None:
+        try:
+            reconfigure(errors="replace")
+        except (ValueError, OSError):  # already read from: keep it as it is
+            pass
+    return sys.stdin

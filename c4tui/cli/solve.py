@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from . import options
-from .errors import FAILURE, fail
+from .errors import FAILURE, USAGE, fail
 
 
 def _solver(hash_mb: int | None, book: bool, threads: int):
@@ -64,7 +64,8 @@ def solve(
 ) -> None:
     """Solve positions exactly: one line "<moves> <score>" per position, as Pons's solver.
 
-    Positions are digit strings (columns 1-7) as arguments, or one per line on stdin.
+    Positions are digit strings (columns 1-7) as arguments, or one per line on stdin. A
+    line that is not a position is reported on stderr and skipped (exit status 2).
     """
     from c4tui.engine.position import Position
     from c4tui.engine.scores import FULL_COLUMN
@@ -75,7 +76,7 @@ def solve(
         solver = _solver(hash_mb, book, threads)
     except (ValueError, OSError, MemoryError) as exc:  # e.g. a damaged or missing book
         fail(f"solve: {exc}", FAILURE)
-    lines = moves if moves is not None else (ln.rstrip("\r\n") for ln in sys.stdin)
+    lines = moves if moves is not None else (ln.rstrip("\r\n") for ln in options.stdin())
     status = 0
     out = sys.stdout
     for n, line in enumerate(lines, 1):
@@ -87,7 +88,7 @@ def solve(
                                  else "the board is full")
         except ValueError as exc:
             print(f"c4tui: line {n}: {exc}", file=sys.stderr)  # the other lines go on
-            status = FAILURE
+            status = USAGE  # bad input (cli/errors.py), even when other lines were solved
             continue
         if analyze:
             res = solver.analyze(pos)
