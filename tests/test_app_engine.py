@@ -176,3 +176,24 @@ async def test_step_after_the_node_limit_goes_one_iteration_deeper():
         assert rows[-1].split()[:2] == [str(done + 2), "paused"]  # the next depth
         await pilot.pause(0.6)
         assert len(snap(app).iterations) == done + 1  # and it stays paused
+
+
+@pytest.mark.usefixtures("no_books")
+@sync
+async def test_heuristic_column_values_when_the_solver_gives_up():
+    """Past the solver's 3 s budget each column gets a short search of its own (one disc
+    and no books: the solver needs far more than 3 s)."""
+    app = C4App(Position.from_moves("4"), settings=SearchSettings(auto=True,
+                                                                  node_limit=30_000))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: engine_ready(app), LOAD_TIMEOUT, "the engine")
+        legal = app.position.legal_moves()
+        await wait_for(pilot, lambda: sum(v is not None for v in
+                                          app.bridge.view(app.position).columns) == len(legal),
+                       60, "a value per column")
+        values = app.bridge.view(app.position).columns
+        assert all(v.band == "heuristic" or v.proven for v in values if v is not None)
+        app.show()
+        await pilot.pause()
+        board = str(app.query_one("#board").render())
+        assert board.count("~") >= 1  # heuristic values read "~W" "~L" "~="
