@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import threading
+from collections.abc import Callable
 
 from c4tui.engine.position import Position
 from c4tui.engine.seam import SLOW_HASH_MB, SearchState, Snapshot
@@ -28,8 +29,11 @@ __all__ = ["EngineBridge", "EngineState", "EngineView", "SearchSettings"]
 class EngineBridge:
     """Owns the engine's jobs for the app; answers with plain records and short messages."""
 
-    def __init__(self, settings: SearchSettings, enable: bool = True) -> None:
+    def __init__(self, settings: SearchSettings, enable: bool = True,
+                 on_update: Callable[[], None] | None = None) -> None:
+        """``on_update``: called from a worker thread when exact values are ready."""
         self.settings = settings
+        self._on_update = on_update
         self._enable = enable
         self._lock = threading.Lock()
         self._loader = EngineLoader(self._ready)
@@ -47,7 +51,7 @@ class EngineBridge:
 
     def _ready(self, engine: Engine) -> None:
         """Loader thread: the engine is there; solve and search the viewed position."""
-        exact = ExactWorker(engine)
+        exact = ExactWorker(engine, on_done=self._on_update)
         with self._lock:
             self._engine, self._exact = engine, exact
             self._columns = ColumnAnalysis(engine, self.settings)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 
 from c4tui.engine.position import Position
 from c4tui.engine.seam import ThreatVerdict
@@ -22,8 +23,11 @@ from .settings import EXACT_BUDGET
 class ExactWorker:
     """Solves what :meth:`want` asks for; :meth:`entry` and :meth:`verdict` read results."""
 
-    def __init__(self, engine: Engine, budget: float = EXACT_BUDGET) -> None:
+    def __init__(self, engine: Engine, budget: float = EXACT_BUDGET,
+                 on_done: Callable[[], None] | None = None) -> None:
+        """``on_done`` is called (on the worker thread) after each finished solve."""
         self._engine = engine
+        self._on_done = on_done
         self._budget = budget
         self._lock = threading.Lock()
         self._wake = threading.Event()
@@ -91,6 +95,8 @@ class ExactWorker:
                     self._entries.pop(key, None)  # solve it again if the user comes back
                 else:
                     self._entries[key] = entry
+            if entry is not None and self._on_done is not None:
+                self._on_done()
             self._wake.set()  # the wanted position may have changed meanwhile
 
     def _solve(self, pos: Position) -> ExactEntry | None:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .engine_view import EngineState
-from .settings import SOLVER_HASH_MB
+from .settings import SOLVER_HASH_MB, SOLVER_THREADS
 
 if TYPE_CHECKING:
     from c4tui.engine.search import SearchController
@@ -115,7 +115,8 @@ class EngineLoader:
 
             # ours and the 12-ply database (converted on first use), or None (one warning)
             books = load_default(progress=converting)
-            engine = Engine(Solver(hash_mb=SOLVER_HASH_MB, book=books),
+            solver = Solver(hash_mb=SOLVER_HASH_MB, book=books, threads=SOLVER_THREADS)
+            engine = Engine(solver,
                             SearchController(ENGINE_NICE, book=books),
                             SearchController(ENGINE_NICE, book=books), SearchAborted)
         except Exception as exc:  # any failure: say it, keep the board usable

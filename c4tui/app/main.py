@@ -30,7 +30,7 @@ from .engine_view import ExactStatus
 from .eval_history import EvalHistory
 from .file_actions import FileActions
 from .hangup import TerminalWatch
-from .messages import ColumnClicked, PlyClicked
+from .messages import ColumnClicked, EngineUpdated, PlyClicked
 from .model import GameModel
 from .search_actions import SearchActions
 from .settings import SearchSettings
@@ -89,7 +89,9 @@ class C4App(SearchActions, FileActions, App[None]):
         super().__init__()
         self.model = GameModel(position, headers)
         self.settings = settings or SearchSettings()
-        self.bridge = EngineBridge(self.settings, enable=engine)
+        # exact values are drawn when they arrive, not at the next 4 Hz poll
+        self.bridge = EngineBridge(self.settings, enable=engine,
+                                   on_update=lambda: self.post_message(EngineUpdated()))
         self.evals = EvalHistory()
         self.last_message = ""
         self.last_error = ""
@@ -193,6 +195,9 @@ class C4App(SearchActions, FileActions, App[None]):
         path.position, path.path = shown, view.path
         threats = self._main(ThreatPanel)
         threats.position, threats.verdict, threats.engine = shown, view.verdict, view.state
+        # below 110 columns the log, the threats and the path do not fit side by side:
+        # the path of a paused search then takes the threats' place
+        threats.display = board.show_threats and (board.big or not view.path)
         self._main(StatusLine).view = view
 
     def _poll(self) -> None:
@@ -250,6 +255,11 @@ class C4App(SearchActions, FileActions, App[None]):
     def _column_clicked(self, event: ColumnClicked) -> None:
         self.action_play(event.col)
 
+    @on(EngineUpdated)
+    def _engine_updated(self) -> None:
+        if self.is_running:
+            self.show()
+
     @on(PlyClicked)
     def _ply_clicked(self, event: PlyClicked) -> None:
         self.action_goto_ply(event.ply)
@@ -283,4 +293,4 @@ class C4App(SearchActions, FileActions, App[None]):
     def action_toggle_threats(self) -> None:
         board = self._main(BoardView)
         board.show_threats = not board.show_threats
-        self._main(ThreatPanel).display = board.show_threats
+        self.show()

@@ -14,6 +14,11 @@ class ColumnClicked(Message):
     col: int
 
 
+class EngineUpdated(Message):
+    """A worker thread has new results (the exact values): draw them now, not at the next
+    poll (posted from the worker; ``post_message`` is thread-safe)."""
+
+
 @dataclass
 class PlyClicked(Message):
     """A click on a move (or ``start``) in the move list: view that ply."""

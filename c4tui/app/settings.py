@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 from c4tui.engine.seam import DEFAULT_HASH_MB, DEFAULT_NODE_LIMIT, Limits
@@ -10,6 +11,9 @@ from c4tui.engine.seam import DEFAULT_HASH_MB, DEFAULT_NODE_LIMIT, Limits
 EXACT_BUDGET = 3.0
 #: The exact solver's table (MB).
 SOLVER_HASH_MB = 64
+#: The exact solver's threads: every core (its threads run at a lower priority than the
+#: UI, so the board stays responsive; the middle game's move values come twice as fast).
+SOLVER_THREADS = max(1, min(os.cpu_count() or 1, 8))
 
 
 @dataclass

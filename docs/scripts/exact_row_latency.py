@@ -1,0 +1,88 @@
+"""How long the app's exact row takes to show exact values after a move (issue 12's 100 ms).
+
+Drives the real app under Textual's pilot (80x24, auto-analysis off so that only the exact
+solver works): for every position of tests/data/positions.txt with DISCS - 1 discs, each
+move into DISCS discs is played, and the time from the app's handling of the move to the
+board being given the exact values of the new position is taken; then the move is taken
+back.
+
+    .venv/bin/python docs/scripts/exact_row_latency.py [--discs 12] [--limit 25]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests"))
+
+from testdata import load_positions  # noqa: E402
+
+from c4tui.app import C4App, SearchSettings  # noqa: E402
+from c4tui.app.engine_view import EngineState, ExactStatus  # noqa: E402
+from c4tui.engine.position import Position  # noqa: E402
+
+
+async def measure(discs: int, limit: int) -> list[float]:
+    starts = [r[0] for r in load_positions() if len(r[0]) == discs - 1][:limit]
+    app = C4App(Position.from_moves(starts[0]), settings=SearchSettings(auto=False))
+    times: list[float] = []
+    moved: list[float] = []  # when the app played the move
+    shown: list[float] = []  # when the board was first drawn with its exact values
+
+    def done() -> bool:
+        e = app.bridge.view(app.position).exact
+        return e is not None and e.status is ExactStatus.DONE
+
+    play, show = app.action_play, app.show
+
+    def timed_play(col: int) -> None:
+        moved.append(time.perf_counter())
+        shown.clear()
+        play(col)
+
+    def timed_show(moved: bool = False) -> None:
+        show(moved)
+        if not shown and done():
+            shown.append(time.perf_counter())
+
+    app.action_play, app.show = timed_play, timed_show
+
+    async with app.run_test(size=(80, 24)) as pilot:
+        while app.bridge.view(app.position).state is not EngineState.READY or not done():
+            await pilot.pause(0.05)
+        for moves in starts:
+            pos = Position.from_moves(moves)
+            app.model.load(pos)
+            app.show(moved=True)
+            for c in range(7):
+                if not pos.can_play(c) or pos.is_winning_move(c):
+                    continue
+                await pilot.pause(0.05)
+                await pilot.press(str(c + 1))
+                while not shown:
+                    await asyncio.sleep(0.002)
+                times.append(1000 * (shown[0] - moved[-1]))
+                await pilot.press("u")
+    return times
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--discs", type=int, default=12)
+    ap.add_argument("--limit", type=int, default=25, help="start positions")
+    args = ap.parse_args()
+    times = sorted(asyncio.run(measure(args.discs, args.limit)))
+    n = len(times)
+    print(f"{n} moves into {args.discs} discs: median {statistics.median(times):.1f} ms, "
+          f"p95 {times[int(0.95 * (n - 1))]:.1f} ms, max {times[-1]:.1f} ms, "
+          f"over 100 ms: {sum(t > 100 for t in times)}")
+
+
+if __name__ == "__main__":
+    main()
