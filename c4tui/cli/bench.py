@@ -72,6 +72,16 @@ class _Peer:
         self.agent.reset_transposition_table()
 
 
+def optional_peer(console: Console, make):
+    """``make()`` (a BitBully wrapper), or None with one line if BitBully is missing."""
+    try:
+        return make()
+    except ImportError:
+        console.print("BitBully is not installed (pip install 'c4tui[bench]'): "
+                      "measuring c4tui alone", style="yellow", markup=False)
+        return None
+
+
 def _load_set(directory: Path, name: str, count: int) -> list[tuple[str, int]]:
     path = directory / name
     if not path.is_file():
@@ -163,13 +173,7 @@ def bench(
         bench_book(console, book, list(sets or BOOK_SETS), count, hash_mb, threads,
                    data or pons_dir(), _load_set)
         return
-    other = None
-    if peer:
-        try:
-            other = _Peer()
-        except ImportError:
-            console.print("BitBully is not installed (pip install 'c4tui[bench]'): "
-                          "measuring c4tui alone", style="yellow", markup=False)
+    other = optional_peer(console, _Peer) if peer else None
     solver = Solver(book=None, threads=threads, **options.given(hash_mb=hash_mb))
     hash_mb = solver.table.size_bytes >> 20
     solver.solve(Position.from_moves("2252576253462244111563365343671351441"))  # load kernels

@@ -19,6 +19,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
+from .bench import optional_peer
 from .books import prepare_books
 from .errors import FAILURE, fail
 
@@ -105,13 +106,7 @@ def bench_latency(console: Console, path: Path, threads: int, peer: bool) -> Non
 
     rows = read_rows(path)
     books = prepare_books(console)
-    other = None
-    if peer:
-        try:
-            other = _Peer()
-        except ImportError:
-            console.print("BitBully is not installed (pip install 'c4tui[bench]'): "
-                          "measuring c4tui alone", style="yellow", markup=False)
+    other = optional_peer(console, _Peer) if peer else None
     solver = Solver(book=books, threads=threads)
     solver.analyze(Position.from_moves("44"))  # load the kernels
     ours, theirs = Latency(), Latency()
