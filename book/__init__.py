@@ -1,14 +1,15 @@
 """The opening book: exact scores of every early position, built with our own solver.
 
 ``load_default()`` is what the app, the CLI and the UGI engine hand to ``Solver(book=...)``
-and ``SearchController(book=...)``: the books in use, merged into one :class:`Book` that the kernels probe with one binary search. They are
-our opening book shipped in this package (``c4tui-9ply.c4b``, 0-9 discs) and the 12-ply
-database of ``bitbully-databases`` (:mod:`c4tui.book.db12`, converted once into the user
-cache directory), loaded once per process. A missing or corrupt book or database gives one
-warning line (logger ``c4tui.book``) and the engine goes on with what is left (``None``:
-no book). ``C4TUI_BOOK`` may name another opening book file, or ``none`` to disable every
-book; ``C4TUI_DB12=none`` disables the 12-ply database alone. ``books_in_use()`` describes
-each book for ``c4tui book info``.
+and ``SearchController(book=...)``: the books in use, merged into one :class:`Book` that
+the kernels probe with one binary search. They are our opening book shipped in this
+package (``c4tui-9ply.c4b``, 0-9 discs) and the 12-ply database of ``bitbully-databases``
+(:mod:`c4tui.book.db12`, converted once into the user cache directory), loaded once per
+process. A missing or corrupt book or database gives one warning line (logger
+``c4tui.book``) and the engine goes on with what is left (``None``: no book).
+``C4TUI_BOOK`` may name another opening book file, or ``none`` to disable every book;
+``C4TUI_DB12=none`` disables the 12-ply database alone. ``books_in_use()`` describes each
+book for ``c4tui book info``.
 
 This package imports no numba; the kernels' lookup is :mod:`c4tui.engine.book_probe`.
 See ``book/README.md`` for the file format and ``docs/book.md`` for building.

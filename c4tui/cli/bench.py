@@ -21,6 +21,7 @@ from rich.table import Table
 
 from . import options
 from .errors import fail
+from .peers import BitBullySolver, optional_peer
 
 DEFAULT_SETS = ("Test_L2_R2", "Test_L1_R2")
 EMPTY_HASH_MB = 256  # the empty board's tree is large: a bigger table than the solver's
@@ -48,38 +49,6 @@ class Tally:
 
     def mean_nodes(self) -> float:
         return statistics.fmean(self.nodes)
-
-
-class _Peer:
-    """BitBully without its opening book."""
-
-    def __init__(self) -> None:
-        import bitbully
-
-        self._bb = bitbully
-        self.agent = bitbully.BitBully(opening_book=None)
-        self.version = getattr(bitbully, "__version__", "")
-
-    def solve(self, moves: str) -> tuple[int, int, float]:
-        board = self._bb.Board.from_moves([int(c) - 1 for c in moves])
-        self.agent.reset_node_counter()
-        t0 = time.perf_counter()
-        score = self.agent.null_window(board)
-        dt = time.perf_counter() - t0
-        return int(score), int(self.agent.get_node_counter()), dt
-
-    def reset(self) -> None:
-        self.agent.reset_transposition_table()
-
-
-def optional_peer(console: Console, make):
-    """``make()`` (a BitBully wrapper), or None with one line if BitBully is missing."""
-    try:
-        return make()
-    except ImportError:
-        console.print("BitBully is not installed (pip install 'c4tui[bench]'): "
-                      "measuring c4tui alone", style="yellow", markup=False)
-        return None
 
 
 def _load_set(directory: Path, name: str, count: int) -> list[tuple[str, int]]:
@@ -173,7 +142,7 @@ def bench(
         bench_book(console, book, list(sets or BOOK_SETS), count, hash_mb, threads,
                    data or pons_dir(), _load_set)
         return
-    other = optional_peer(console, _Peer) if peer else None
+    other = optional_peer(console, BitBullySolver) if peer else None
     solver = Solver(book=None, threads=threads, **options.given(hash_mb=hash_mb))
     hash_mb = solver.table.size_bytes >> 20
     solver.solve(Position.from_moves("2252576253462244111563365343671351441"))  # load kernels

@@ -19,9 +19,9 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from .bench import optional_peer
 from .books import prepare_books
 from .errors import FAILURE, fail
+from .peers import BitBullyAnalysis, optional_peer
 
 #: Targets of issue 12 (docs/benchmarks.md): our p99 at most 50 ms and a third of the
 #: peer's, our maximum at most 200 ms.
@@ -84,21 +84,6 @@ class Latency:
         return quantile(a, 0.5), quantile(a, 0.95), quantile(a, 0.99), max(a)
 
 
-class _Peer:
-    """BitBully with its 12-ply database (``score_all_moves``)."""
-
-    def __init__(self) -> None:
-        import bitbully
-
-        self._bb = bitbully
-        self.agent = bitbully.BitBully(opening_book="12-ply-dist")
-
-    def analyze(self, moves: str) -> list[int | None]:
-        board = self._bb.Board.from_moves([int(c) - 1 for c in moves])
-        got = self.agent.score_all_moves(board)
-        return [got.get(c) for c in range(7)]
-
-
 def bench_latency(console: Console, path: Path, threads: int, peer: bool) -> None:
     """The latency table; exit status 1 if a score is wrong or a target is missed."""
     from c4tui.engine.position import Position
@@ -106,7 +91,7 @@ def bench_latency(console: Console, path: Path, threads: int, peer: bool) -> Non
 
     rows = read_rows(path)
     books = prepare_books(console)
-    other = optional_peer(console, _Peer) if peer else None
+    other = optional_peer(console, BitBullyAnalysis) if peer else None
     solver = Solver(book=books, threads=threads)
     solver.analyze(Position.from_moves("44"))  # load the kernels
     ours, theirs = Latency(), Latency()

@@ -21,11 +21,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
 
+from c4tui.engine.position import Position  # noqa: E402
 from testdata import load_positions  # noqa: E402
 
 from c4tui.app import C4App, SearchSettings  # noqa: E402
 from c4tui.app.engine_view import EngineState, ExactStatus  # noqa: E402
-from c4tui.engine.position import Position  # noqa: E402
 
 
 async def measure(discs: int, limit: int) -> list[float]:
