@@ -1,6 +1,8 @@
-"""The c4tui engine: numba bitboard search behind a small Python API.
+"""The c4tui engine: numba bitboard search behind a small typed seam.
 
-This package knows nothing of the user interface. Its public API is the position
-(:mod:`c4tui.engine.position`), the exact solver (:mod:`c4tui.engine.solver`) and the
-analysis search with its controller (:mod:`c4tui.engine.search`).
+This package knows nothing of the user interface. Its public API (docs/engine-api.md) is
+the position (:mod:`c4tui.engine.position`), the seam's types (:mod:`c4tui.engine.seam`:
+states, bands, scores, limits and the search records; no numba), the exact solver
+(:mod:`c4tui.engine.solver`), the analysis search with its controller
+(:mod:`c4tui.engine.search`) and MILTON's threat verdict (:mod:`c4tui.engine.verdict`).
 """
