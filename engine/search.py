@@ -246,7 +246,7 @@ class SearchController:
     def pause(self) -> None:
         """Pause the search where it is (inside the kernel, at the next node)."""
         with self._cond:
-            if self._state is not SearchState.SEARCHING:
+            if self._state is not SearchState.SEARCHING or self._stopping():
                 return
             self._pause_requested = True
             if self._setup:
@@ -568,7 +568,14 @@ class SearchController:
             t -= now - self._paused_since
         return max(t, 0.0)
 
+    def _stopping(self) -> bool:
+        """A stop was asked for: no pause or resume may undo it."""
+        cmd = self._start_cmd if self._setup else self._ctl[K.C_CMD]
+        return cmd == K.CMD_STOP
+
     def _go(self, pause_at: int = K.NEVER) -> None:
+        if self._stopping():
+            return
         self._pause_requested = False
         self._unmark_paused()
         if self._setup:

@@ -502,3 +502,46 @@ def test_window_parity_saves_re_searches_and_keeps_the_answer():
             total += sum(it.fail_highs + it.fail_lows for it in res.snapshot().iterations)
         re[parity] = total
     assert re[True] < re[False], re
+
+
+def test_commands_during_preparation_never_deadlock():
+    """Commands that arrive while the worker prepares (paused starts, 64 MB tables) and
+    continuations after an end: no exception, no hang, a sane end state."""
+    rng = random.Random(2026)
+    positions = [Position.from_moves(m) for m in ("4", "4453", "44455335")]
+    ctl = SearchController()
+    for seq in range(60):
+        for _ in range(rng.randint(3, 10)):
+            op = rng.choice(["start", "start_paused", "pause", "resume", "stop",
+                             "step_iteration", "step_nodes", "set_node_limit", "snapshot"])
+            if op.startswith("start"):
+                opts = SearchOptions(node_limit=rng.choice([2_000, 20_000]), use_book=False,
+                                     hash_mb=rng.choice([1, 64]))
+                ctl.start(rng.choice(positions), opts, paused=op == "start_paused")
+            elif op == "step_nodes":
+                ctl.step_nodes(rng.randint(1, 5000))
+            elif op == "set_node_limit":
+                ctl.set_node_limit(rng.choice([None, 1000, 50_000]))
+            elif op == "snapshot":
+                assert ctl.snapshot().state in ("idle", "searching", "paused", "done",
+                                                "stopped", "node_limit")
+            else:
+                getattr(ctl, op)()
+        ctl.close(timeout=5)
+        assert ctl.snapshot().state in ("idle", "done", "stopped", "node_limit"), seq
+    assert ctl.error is None
+
+
+def test_a_stop_is_not_undone_by_a_later_pause_or_resume():
+    ctl = SearchController()
+    for hash_mb in (256, 1):  # during the preparation, then in the kernel
+        ctl.start(Position.from_moves("44"), SearchOptions(node_limit=None, hash_mb=hash_mb,
+                                                           use_book=False))
+        if hash_mb == 1:
+            time.sleep(0.05)
+        ctl.stop()
+        ctl.pause()
+        ctl.resume()
+        assert ctl.wait(10)
+        assert ctl.snapshot().state == "stopped"
+    ctl.close()
