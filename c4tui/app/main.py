@@ -207,7 +207,9 @@ class C4App(SearchActions, FileActions, App[None]):
 
     # ------------------------------------------------------------------ messages
     def say(self, text: str) -> None:
+        """Show a one-line message (replacing the one before: toasts never pile up)."""
         self.last_message = text
+        self.clear_notifications()
         self.notify(text, timeout=3)
 
     def error(self, text: str) -> None:
