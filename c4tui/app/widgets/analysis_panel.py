@@ -15,8 +15,6 @@ from ..settings import SearchSettings
 from ..styles import PLAYER_STYLE
 from ..text import game_over_text, pv_text
 
-LABEL_W = 8
-
 
 class AnalysisPanel(Widget):
     """The app sets ``position`` and ``view``; four lines, each cut at the end, never in
