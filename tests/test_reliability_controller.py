@@ -1,0 +1,35 @@
+"""A race the controller fuzzer found (issue 16, docs/reliability.md): a pause sent within
+the kernel's 2 ms nap after a resume (space pressed twice quickly, or resume() then
+pause() from code) pauses the search, but the controller does not see the kernel's pause:
+``path()`` stays empty (the app's search-path panel is blank) and ``wait_paused()`` never
+returns. engine/search.py is not this test's file: it is marked xfail (strict) until the
+engine is fixed, then it passes and the mark must go.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from c4tui.engine.position import Position
+from c4tui.engine.search import SearchController, SearchOptions
+
+
+@pytest.mark.xfail(strict=True, reason="engine/search.py: resume() then pause() within the "
+                   "kernel's 2 ms nap is not seen as a kernel pause (reported, issue 16)")
+def test_resume_then_pause_at_once_shows_the_path():
+    ctl = SearchController()
+    try:
+        ctl.start(Position.from_moves("5354"),
+                  SearchOptions(node_limit=None, hash_mb=1, use_book=False))
+        time.sleep(0.02)
+        ctl.pause()
+        assert ctl.wait_paused(10)
+        for _ in range(5):
+            ctl.resume()
+            ctl.pause()  # at once: the kernel is still asleep in its pause loop
+            assert ctl.wait_paused(2), "paused, but wait_paused() does not see it"
+            assert ctl.snapshot().state == "paused"
+            assert ctl.path(), "paused, but the search path is empty"
+    finally:
+        ctl.close()
