@@ -147,10 +147,15 @@ def convert(src: Path, progress: Progress | None = None) -> Book:
 
 
 def cache_path(src: Path) -> Path:
-    """The cache file for a converted database, named by a source file fingerprint."""
-    st = src.stat()
-    tag = hashlib.sha256(f"{src.resolve()}:{st.st_size}:{st.st_mtime_ns}".encode()).hexdigest()
-    return cache_dir() / f"db12-{tag[:16]}.c4db"
+    """The cache file for a converted database, named by a fingerprint of the source: its
+    size and its first and last MB (cheap, and the same for every install of one release,
+    so that a new virtualenv or a reinstall finds the conversion)."""
+    h = hashlib.sha256(str(src.stat().st_size).encode())
+    with src.open("rb") as f:
+        h.update(f.read(1 << 20))
+        f.seek(max(0, src.stat().st_size - (1 << 20)))
+        h.update(f.read())
+    return cache_dir() / f"db12-{h.hexdigest()[:16]}.c4db"
 
 
 def save_cache(book: Book, path: Path) -> None:
@@ -212,5 +217,9 @@ def load_db12(progress: Progress | None = None, convert_if_needed: bool = True) 
     try:
         save_cache(book, cpath)
     except OSError:
-        pass  # a read-only cache directory: use it unconverted-on-disk, convert next time
+        return book  # a read-only cache directory: convert again next time
+    # conversions of an earlier install of the package are 38 MB each: keep only this one
+    for old in cpath.parent.glob("db12-*.c4db"):
+        if old != cpath:
+            old.unlink(missing_ok=True)
     return book

@@ -133,6 +133,8 @@ def test_conversion_is_cached_and_a_damaged_cache_is_rebuilt(tmp_path, monkeypat
     assert len(calls) == 1 and steps and steps[-1][0] == steps[-1][1]
     files = list(tmp_path.iterdir())
     assert len(files) == 1 and files[0].suffix == ".c4db"
+    stale = tmp_path / "db12-0123456789abcdef.c4db"  # an earlier install's conversion
+    stale.write_bytes(files[0].read_bytes())
     b = db12.load_db12()  # from the cache
     assert len(calls) == 1 and np.array_equal(a.keys, b.keys)
     assert a.checksum == b.checksum and np.array_equal(a.scores, b.scores)
@@ -143,6 +145,7 @@ def test_conversion_is_cached_and_a_damaged_cache_is_rebuilt(tmp_path, monkeypat
         db12.load_cache(files[0])
     c = db12.load_db12()
     assert len(calls) == 2 and np.array_equal(c.scores, a.scores)
+    assert not stale.exists() and files[0].exists()  # one conversion kept
     files[0].write_bytes(bytes(data[:100]))
     with pytest.raises(BookError, match="truncated"):
         db12.load_cache(files[0])
