@@ -2,8 +2,9 @@
 the kernel's 2 ms nap after a resume (space pressed twice quickly, or resume() then
 pause() from code) pauses the search, but the controller does not see the kernel's pause:
 ``path()`` stays empty (the app's search-path panel is blank) and ``wait_paused()`` never
-returns. engine/search.py is not this test's file: it is marked xfail (strict) until the
-engine is fixed, then it passes and the mark must go.
+returns. engine/search.py is not this test's file: it is marked xfail until the engine is
+fixed (not strict: under a heavy load the thread may be descheduled between the two calls,
+and the kernel then wakes in time; thirty tries make that unlikely).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from c4tui.engine.position import Position
 from c4tui.engine.search import SearchController, SearchOptions
 
 
-@pytest.mark.xfail(strict=True, reason="engine/search.py: resume() then pause() within the "
+@pytest.mark.xfail(strict=False, reason="engine/search.py: resume() then pause() within the "
                    "kernel's 2 ms nap is not seen as a kernel pause (reported, issue 16)")
 def test_resume_then_pause_at_once_shows_the_path():
     ctl = SearchController()
@@ -25,7 +26,7 @@ def test_resume_then_pause_at_once_shows_the_path():
         time.sleep(0.02)
         ctl.pause()
         assert ctl.wait_paused(10)
-        for _ in range(5):
+        for _ in range(30):
             ctl.resume()
             ctl.pause()  # at once: the kernel is still asleep in its pause loop
             assert ctl.wait_paused(2), "paused, but wait_paused() does not see it"

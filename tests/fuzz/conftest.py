@@ -6,7 +6,7 @@ import json
 import os
 
 import pytest
-from fuzzkit import CASES, LONG
+from fuzzkit import CASES, FIGURES, LONG
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
@@ -17,7 +17,11 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     terminalreporter.write_line(f"fuzz cases ({mode} run):")
     for surface, n in sorted(CASES.items()):
         terminalreporter.write_line(f"  {surface:<28} {n:>8,}")
+    for name, values in sorted(FIGURES.items()):
+        terminalreporter.write_line(f"  {name:<28} {len(values)} runs, min {min(values):.3f}, "
+                                    f"max {max(values):.3f}")
     out = os.environ.get("C4TUI_FUZZ_REPORT")
     if out:
         with open(out, "w") as fh:
-            json.dump({"mode": mode, "cases": dict(sorted(CASES.items()))}, fh, indent=1)
+            json.dump({"mode": mode, "cases": dict(sorted(CASES.items())),
+                       "figures": FIGURES}, fh, indent=1)

@@ -20,6 +20,8 @@ from hypothesis import HealthCheck, settings
 
 LONG = os.environ.get("C4TUI_FUZZ_LONG", "") not in ("", "0")
 CASES: Counter[str] = Counter()
+#: Measured figures (name -> values), e.g. the seconds each quit took.
+FIGURES: dict[str, list[float]] = {}
 
 
 def fuzz(fast: int, long: int = 10_000):
@@ -39,3 +41,8 @@ def fuzz(fast: int, long: int = 10_000):
 def count(surface: str, n: int = 1) -> None:
     """Record ``n`` cases tried on ``surface``."""
     CASES[surface] += n
+
+
+def record(name: str, value: float) -> None:
+    """Record a measured figure (printed as count, min, max at the end of the session)."""
+    FIGURES.setdefault(name, []).append(value)

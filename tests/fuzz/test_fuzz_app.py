@@ -1,0 +1,98 @@
+"""A monkey test of the workstation (c4tui/app/) under Textual's pilot, engine on.
+
+Random key presses drawn from the app's own bindings (read from ``C4App.BINDINGS``, so a
+new key is fuzzed as soon as it exists) plus what the prompts take (text, enter, escape,
+y/n), mixed with terminal resizes, at 80x24 and 120x40. After every key: the app still
+runs (an exception in a handler ends ``run_test`` with it), the key returned within a
+generous bound, the game is a legal line, and at most one prompt is open. At the end,
+``q`` must end the app within a bound, whatever it was doing; the time is recorded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+
+import pytest
+from c4tui.engine.position import Position
+from fuzzkit import LONG, count, record
+from pilot_util import sync
+
+from c4tui.app import C4App
+
+pytestmark = pytest.mark.usefixtures("tmp_home")
+
+#: Key presses per run (each run: one terminal size).
+PRESSES = 1_500 if LONG else 80
+RUNS = 2 if LONG else 1
+#: Seconds one key press may take (the app must never block on the engine).
+KEY_BOUND = 20.0
+#: Seconds ``q`` may take to end the app (the requirement is 1 s; the bound is generous).
+QUIT_BOUND = 5.0
+SIZES = [(80, 24), (120, 40), (60, 20), (200, 60), (40, 12), (100, 30)]
+
+
+def app_keys() -> list[str]:
+    """Every key the app binds, except quit (pressed only at the end)."""
+    return [b.key for b in C4App.BINDINGS if b.action != "quit"]  # type: ignore[union-attr]
+
+
+PROMPT_KEYS = ["escape", "enter", "y", "n", "backspace", "ctrl+u", "tab", "left", "right",
+               "home", "end", "delete"]
+TYPED = list("0123456789kKmMgG.e-_ abcdefgh/~x") + ["full_stop", "space"]
+
+
+async def _press(pilot, key: str) -> None:  # noqa: ANN001 - textual Pilot
+    await asyncio.wait_for(pilot.press(key), KEY_BOUND)
+
+
+def _check(app: C4App) -> None:
+    assert app.is_running, "the app ended during the monkey test"
+    line = app.model.line
+    Position.from_moves([c + 1 for c in line])  # a legal line
+    assert 0 <= app.model.ply <= len(line)
+    assert len(app.screen_stack) <= 3, [type(s).__name__ for s in app.screen_stack]
+
+
+async def monkey(seed: int, size: tuple[int, int], presses: int) -> float:
+    """Run the monkey; returns the seconds ``q`` took to end the app."""
+    rng = random.Random(seed)
+    keys = app_keys()
+    app = C4App(Position.from_moves(rng.choice(["", "4453", "2252576253", "44444"])))
+    async with app.run_test(size=size) as pilot:
+        for _ in range(presses):
+            prompt = len(app.screen_stack) > 1
+            r = rng.random()
+            if r < 0.03:
+                await asyncio.wait_for(pilot.resize_terminal(*rng.choice(SIZES)), KEY_BOUND)
+                count("app: resizes")
+            elif prompt and r < 0.5:
+                await _press(pilot, rng.choice(TYPED))
+            elif prompt and r < 0.85:
+                await _press(pilot, rng.choice(PROMPT_KEYS))
+            else:
+                await _press(pilot, rng.choice(keys))
+            if rng.random() < 0.05:
+                await pilot.pause(rng.choice([0.01, 0.1, 0.3]))  # let the engine work
+            count("app: key presses")
+            _check(app)
+        if len(app.screen_stack) > 1:
+            await _press(pilot, "escape")
+        t0 = time.perf_counter()
+        await _press(pilot, "q")
+        while app.is_running and time.perf_counter() - t0 < QUIT_BOUND:
+            await asyncio.sleep(0.005)
+        took = time.perf_counter() - t0
+        assert not app.is_running, f"q did not end the app within {QUIT_BOUND} s"
+    return took
+
+
+@pytest.mark.parametrize("run", range(RUNS))
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+@sync
+async def test_monkey(size, run):
+    """Random keys and resizes with the engine on; then q ends the app at once."""
+    took = await monkey(1600 + 7 * run + size[0], size, PRESSES)
+    record("app: seconds to quit (pilot)", took)
+    count("app: monkey runs")
