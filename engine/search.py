@@ -252,6 +252,7 @@ class SearchController:
             if self._setup:
                 self._start_cmd = K.CMD_PAUSE
             else:
+                self._await_resume_ack()
                 self._ctl[K.C_CMD] = K.CMD_PAUSE
             self._mark_paused()
 
@@ -567,6 +568,19 @@ class SearchController:
         if self._paused_since is not None:
             t -= now - self._paused_since
         return max(t, 0.0)
+
+    def _await_resume_ack(self) -> None:
+        """Before a pause: let the kernel leave the pause loop of a resume it has not
+        seen yet (it looks every 2 ms). Otherwise it would stay in that loop, count no new
+        pause, and the pause would never show (wait_paused would wait forever)."""
+        c = self._ctl
+        if c[K.C_PAUSED] != 1 or c[K.C_PAUSES] != self._pauses_seen:
+            return  # no resume pending: the kernel runs, or is in a pause already seen
+        end = time.monotonic() + 0.02
+        while c[K.C_PAUSED] == 1 and time.monotonic() < end:
+            time.sleep(0.0005)
+        if c[K.C_PAUSED] == 1:  # still in its loop (a loaded machine): this pause is new
+            self._pauses_seen = int(c[K.C_PAUSES]) - 1
 
     def _stopping(self) -> bool:
         """A stop was asked for: no pause or resume may undo it."""

@@ -545,3 +545,19 @@ def test_a_stop_is_not_undone_by_a_later_pause_or_resume():
         assert ctl.wait(10)
         assert ctl.snapshot().state == "stopped"
     ctl.close()
+
+
+def test_pause_right_after_resume_is_seen():
+    """A pause that follows a resume before the kernel has left its pause loop (it looks
+    every 2 ms) used to be taken for the old pause: wait_paused never returned."""
+    ctl = SearchController()
+    ctl.start(Position.from_moves("44"), SearchOptions(node_limit=None, use_book=False))
+    time.sleep(0.2)  # inside an iteration: the kernel pauses, not the driver
+    ctl.pause()
+    assert ctl.wait_paused(5)
+    for _ in range(50):
+        ctl.resume()
+        ctl.pause()
+        assert ctl.wait_paused(5)
+        assert ctl.snapshot().state == "paused"
+    ctl.close()
