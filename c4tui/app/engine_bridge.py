@@ -6,6 +6,8 @@ after a time budget), the engine's :class:`SearchController` (the live analysis 
 its ``start`` hands over to its own worker) and the :class:`ColumnAnalysis` (short
 searches per column when the solver gives up). The UI polls :meth:`EngineBridge.view` a
 few times a second and calls :meth:`tick` to advance the budget and the column searches.
+With ``--engine`` an :class:`ExternalSearch` (a UGI process) takes the search's place; it
+cannot pause or step, and the bridge says so.
 """
 
 from __future__ import annotations
@@ -25,6 +27,9 @@ from .settings import SearchSettings
 
 __all__ = ["EngineBridge", "EngineState", "EngineView", "SearchSettings"]
 
+#: What pausing and stepping answer with an external engine (UGI has neither).
+NOT_WITH_EXTERNAL = "not available with an external engine"
+
 
 class EngineBridge:
     """Owns the engine's jobs for the app; answers with plain records and short messages."""
@@ -36,7 +41,7 @@ class EngineBridge:
         self._on_update = on_update
         self._enable = enable
         self._lock = threading.Lock()
-        self._loader = EngineLoader(self._ready)
+        self._loader = EngineLoader(self._ready, settings.engine_cmd)
         self._engine: Engine | None = None
         self._exact: ExactWorker | None = None
         self._columns: ColumnAnalysis | None = None
@@ -70,6 +75,11 @@ class EngineBridge:
             eng.columns.stop()
 
     @property
+    def external(self) -> bool:
+        """An external engine searches (``--engine``): no pause, no steps, no path."""
+        return self._loader.external is not None
+
+    @property
     def state(self) -> EngineState:
         if not self._enable:
             return EngineState.NOT_AVAILABLE
@@ -96,7 +106,9 @@ class EngineBridge:
         from c4tui.engine.search import SearchOptions
 
         s = self.settings
-        eng.search.start(pos, SearchOptions(node_limit=s.node_limit, hash_mb=s.hash_mb),
+        # an external engine searches without limit (go infinite) unless the user set one
+        limit = s.node_limit if s.limit_set or not self.external else None
+        eng.search.start(pos, SearchOptions(node_limit=limit, hash_mb=s.hash_mb),
                          paused=paused)
         self._search_key = pos.key()
 
@@ -111,12 +123,17 @@ class EngineBridge:
         eng = self.require_engine()
         if self._viewed.is_over:
             return "the game is over: nothing to search"
+        ext = self._loader.external
+        if ext is not None and ext.error:
+            return ext.error  # it is not restarted: the status line keeps saying why
         self.set_position(self._viewed, force_search=True)
         return "analysing" if self._current(eng) is None else ""
 
     def toggle_pause(self) -> str:
         """Pause or resume; the message says what happened."""
         eng = self.require_engine()
+        if self.external:
+            return f"pause: {NOT_WITH_EXTERNAL} (space stops it)"
         snap = self._current(eng)
         if snap is None or not snap.state.active:
             return "no search is running: g analyses, n steps one iteration"
@@ -144,6 +161,8 @@ class EngineBridge:
 
     def _step(self, n: int | None) -> str:
         eng = self.require_engine()
+        if self.external:
+            return f"stepping: {NOT_WITH_EXTERNAL}"
         pos = self._viewed
         if pos.is_over:
             return "the game is over: nothing to search"
@@ -157,13 +176,15 @@ class EngineBridge:
         return f"stepping {what}"
 
     def set_node_limit(self, n: int) -> None:
-        self.settings.node_limit = n
+        self.settings.node_limit, self.settings.limit_set = n, True
         eng = self._engine
         if eng is None:
             return
         eng.search.set_node_limit(n)
         snap = self._current(eng)
-        if self.settings.auto and snap is not None and snap.state is SearchState.NODE_LIMIT:
+        if self.settings.auto and snap is not None and (
+                snap.state is SearchState.NODE_LIMIT
+                or self.external and snap.state.active):  # a running go cannot change
             self._start(eng, self._viewed)  # the old limit stopped it: go on
 
     def set_hash(self, mb: int) -> str:
@@ -202,15 +223,21 @@ class EngineBridge:
         """The engine's state as seen from the viewed position ``pos``."""
         eng, exact, columns = self._engine, self._exact, self._columns
         settings = dataclasses.replace(self.settings)
+        ext = self._loader.external
+        external = ext.status() if ext is not None else None
         if eng is None or exact is None or columns is None:
-            return EngineView(self.state, settings, self._loader.message)
+            return EngineView(self.state, settings, self._loader.message, external=external)
         snap = self._current(eng) if pos.key() == self._viewed.key() else None
+        if external is not None and external.failed and snap is not None \
+                and not snap.iterations:
+            snap = None  # a dead engine's empty search: the panels say why instead
         path = eng.search.path() if snap is not None and snap.state is SearchState.PAUSED \
             else ()
         return EngineView(
             state=self.state, settings=settings, message=self._loader.message,
             search_available=True, solver_available=True, snapshot=snap, path=path,
             exact=exact.entry(pos), columns=columns.values(pos), verdict=exact.verdict(pos),
+            external=external,
         )
 
 

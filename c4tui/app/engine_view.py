@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import TYPE_CHECKING
 
 from c4tui.engine.seam import Band, PathEntry, Score, Snapshot, ThreatVerdict
 
 from .settings import SearchSettings
+
+if TYPE_CHECKING:
+    from .external_search import ExternalStatus
 
 
 class EngineState(Enum):
@@ -67,6 +71,8 @@ class EngineView:
     #: the exact solver gave up), the viewed position's side to move's view
     columns: tuple[Score | None, ...] = ()
     verdict: ThreatVerdict | None = None
+    #: the external engine (``--engine``) searching instead of ours; None: ours
+    external: ExternalStatus | None = None
 
     def unavailable(self, part: str) -> str:
         """Why the solver or the search says nothing (``part``: "solver" or "search")."""
@@ -78,6 +84,8 @@ class EngineView:
             return self.message
         if part == "solver" and not self.solver_available:
             return "solver not available"
+        if part == "search" and self.external is not None and self.external.failed:
+            return "external engine failed"
         if part == "search" and not self.search_available:
             return "analysis search not available yet"
         return "waiting…"

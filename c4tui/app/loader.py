@@ -12,11 +12,13 @@ import os
 import subprocess
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from . import settings as app_settings
 from .engine_view import EngineState
+from .external_search import ExternalSearch
 from .settings import SOLVER_HASH_MB, SOLVER_THREADS
 
 if TYPE_CHECKING:
@@ -39,10 +41,11 @@ def lower_thread_priority(nice: int = ENGINE_NICE) -> None:
 @dataclass(frozen=True)
 class Engine:
     """The loaded engine: the exact solver, two analysis searches (the viewed position,
-    the columns' short searches) and the threat-fill verdict."""
+    the columns' short searches) and the threat-fill verdict. ``search`` is an external
+    UGI engine with ``--engine``; the solver and the column searches are always ours."""
 
     solver: Solver
-    search: SearchController
+    search: SearchController | ExternalSearch
     columns: SearchController
     aborted: type[BaseException]  #: what Solver.analyze raises after Solver.stop()
 
@@ -50,8 +53,14 @@ class Engine:
 class EngineLoader:
     """Loads the engine in a daemon thread; ``state``/``message`` say how far it is."""
 
-    def __init__(self, on_ready: Callable[[Engine], None]) -> None:
+    def __init__(self, on_ready: Callable[[Engine], None],
+                 external: Sequence[str] = ()) -> None:
+        """``external``: an external engine's command, started with the loading."""
         self._on_ready = on_ready
+        self.external = ExternalSearch(
+            external, ugi_timeout=app_settings.EXTERNAL_UGI_TIMEOUT,
+            ready_timeout=app_settings.EXTERNAL_READY_TIMEOUT,
+            stop_timeout=app_settings.EXTERNAL_STOP_TIMEOUT) if external else None
         self._lock = threading.Lock()
         self.state = EngineState.LOADING
         self.message = ""
@@ -59,11 +68,15 @@ class EngineLoader:
         self._quit = threading.Event()
 
     def start(self) -> None:
+        if self.external is not None:  # its handshake runs while our kernels load
+            self.external.open()
         threading.Thread(target=self._load, name="c4-engine-loader", daemon=True).start()
 
     def shutdown(self) -> None:
-        """Stop loading: kill a compiling child process at once."""
+        """Stop loading: kill a compiling child process (and an external engine) at once."""
         self._quit.set()
+        if self.external is not None:
+            self.external.close()
         with self._lock:
             child = self._child
         if child is not None and child.poll() is None:
@@ -117,7 +130,7 @@ class EngineLoader:
             books = load_default(progress=converting)
             solver = Solver(hash_mb=SOLVER_HASH_MB, book=books, threads=SOLVER_THREADS)
             engine = Engine(solver,
-                            SearchController(ENGINE_NICE, book=books),
+                            self.external or SearchController(ENGINE_NICE, book=books),
                             SearchController(ENGINE_NICE, book=books), SearchAborted)
         except Exception as exc:  # any failure: say it, keep the board usable
             self._set(EngineState.FAILED, f"{type(exc).__name__}: {exc}".splitlines()[0])

@@ -32,7 +32,7 @@ from .file_actions import FileActions
 from .hangup import TerminalWatch
 from .messages import ColumnClicked, EngineUpdated, PlyClicked
 from .model import GameModel
-from .search_actions import SearchActions
+from .search_actions import EXTERNAL_BINDINGS, SearchActions
 from .settings import SearchSettings
 from .widgets import (
     AnalysisPanel,
@@ -68,6 +68,7 @@ class C4App(SearchActions, FileActions, App[None]):
         Binding("t", "toggle_threats", "threats"),
         Binding("space", "toggle_pause", "pause"),
         Binding("n", "step_iteration", "step"),
+        *EXTERNAL_BINDINGS,  # space stops, n N greyed out: with an external engine only
         Binding("N", "step_nodes", "step N nodes", show=False),
         Binding("x", "stop", "stop", show=False),
         Binding("g", "analyse", "analyse now", show=False),
@@ -226,11 +227,11 @@ class C4App(SearchActions, FileActions, App[None]):
             assert isinstance(b, Binding)
             if b.action in ("command_palette", "quit") or b.action.startswith("play("):
                 continue
-            if b.action in seen:
+            title = self.key_help(b)  # None: not with this engine
+            if b.action in seen or title is None:
                 continue
             seen.add(b.action)
-            yield SystemCommand(b.description[:1].upper() + b.description[1:],
-                                f"key: {b.key_display or b.key}",
+            yield SystemCommand(title, f"key: {b.key_display or b.key}",
                                 partial(self.run_action, b.action))
         for c in range(WIDTH):
             yield SystemCommand(f"Play column {c + 1}", f"key: {c + 1}",

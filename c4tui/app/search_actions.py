@@ -1,14 +1,21 @@
-"""The search's keys: pause, step, stop, analyse, auto, node limit and hash size."""
+"""The search's keys: pause, step, stop, analyse, auto, node limit and hash size.
+
+With an external engine (``--engine``) space stops the search (UGI cannot pause) and the
+step keys stay in the footer greyed out: :meth:`SearchActions.check_action` switches
+between the usual bindings and :data:`EXTERNAL_BINDINGS`, which answer for those keys.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from textual.binding import Binding
+
 from c4tui.engine.seam import Limits
 from c4tui.units import UnitError, parse_count, parse_mb
 
-from .engine_bridge import EngineMissing
+from .engine_bridge import NOT_WITH_EXTERNAL, EngineMissing
 from .widgets import PromptScreen
 
 if TYPE_CHECKING:
@@ -17,6 +24,15 @@ if TYPE_CHECKING:
     _Base = C4App
 else:
     _Base = object
+
+#: Only with an external engine (see :meth:`SearchActions.check_action`).
+EXTERNAL_BINDINGS = [
+    Binding("space", "external_stop", "stop"),
+    Binding("n", "not_external", "step", show=False),
+    Binding("N", "not_external", "step N nodes", show=False),
+]
+#: The built-in search's actions an external engine cannot do (shown greyed out).
+NEED_OWN_SEARCH = ("step_iteration", "step_nodes")
 
 
 class SearchActions(_Base):
@@ -32,6 +48,33 @@ class SearchActions(_Base):
         if message:
             self.say(message)
         self.show()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """With an external engine space stops rather than pauses, and the step keys are
+        greyed out (None) so that their :data:`EXTERNAL_BINDINGS` twins say why."""
+        external = self.bridge.external
+        if action == "toggle_pause":
+            return not external
+        if action in ("external_stop", "not_external"):
+            return external
+        if action in NEED_OWN_SEARCH:
+            return None if external else True
+        return super().check_action(action, parameters)
+
+    def key_help(self, binding: Binding) -> str | None:
+        """A key's title in the command palette; None: not listed (it does not apply)."""
+        state = self.check_action(binding.action.split("(")[0], ())
+        if state is False or binding.action == "not_external":
+            return None
+        title = binding.description[:1].upper() + binding.description[1:]
+        return title if state else f"{title} ({NOT_WITH_EXTERNAL})"
+
+    def action_external_stop(self) -> None:
+        """Space with an external engine: ``stop`` (the last result stays)."""
+        self._engine_says(self.bridge.stop)
+
+    def action_not_external(self) -> None:
+        self.say(f"stepping: {NOT_WITH_EXTERNAL}")
 
     def action_toggle_pause(self) -> None:
         self._engine_says(self.bridge.toggle_pause)

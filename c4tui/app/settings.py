@@ -1,4 +1,5 @@
-"""What the user sets for the engine: auto-analysis, node limit, hash size."""
+"""What the user sets for the engine: auto-analysis, node limit, hash size, an external
+engine."""
 
 from __future__ import annotations
 
@@ -14,6 +15,11 @@ SOLVER_HASH_MB = 64
 #: The exact solver's threads: every core (its threads run at a lower priority than the
 #: UI, so the board stays responsive; the middle game's move values come twice as fast).
 SOLVER_THREADS = max(1, min(os.cpu_count() or 1, 8))
+#: Seconds an external engine may take to answer ``ugi``, the first ``isready`` (ours
+#: loads its kernels then: a minute on a cold numba cache) and ``stop``.
+EXTERNAL_UGI_TIMEOUT = 10.0
+EXTERNAL_READY_TIMEOUT = 180.0
+EXTERNAL_STOP_TIMEOUT = 5.0
 
 
 @dataclass
@@ -23,6 +29,11 @@ class SearchSettings:
     auto: bool = True  #: start a search on every new position
     node_limit: int = DEFAULT_NODE_LIMIT
     hash_mb: int = DEFAULT_HASH_MB
+    #: an external UGI engine's command (``--engine``) instead of the built-in search
+    engine_cmd: tuple[str, ...] = ()
+    #: the user set the node limit (``--nodes``, ``l``): an external engine then gets
+    #: ``go nodes N``, otherwise ``go infinite``
+    limit_set: bool = False
 
     def __post_init__(self) -> None:
         Limits(self.node_limit, self.hash_mb)  # ValueError with a one-line message

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shlex
+import shutil
 from pathlib import Path
 from typing import Annotated
 
@@ -58,13 +60,22 @@ def open_workstation(
                      help=f"Tables of the search ({options.HASH_HELP}; default: the "
                      "workstation's)."),
     ] = None,
-    engine: Annotated[
-        bool, typer.Option("--engine/--no-engine", help="Load the engine (off: a plain board).")
-    ] = True,
+    engine_cmd: Annotated[
+        str | None,
+        typer.Option("--engine", metavar="COMMAND", show_default=False,
+                     help="Analyse with this UGI engine instead of the built-in search "
+                     "(e.g. \"c4tui engine\"; the exact values stay c4tui's)."),
+    ] = None,
+    no_engine: Annotated[
+        bool, typer.Option("--no-engine", help="Do not load the engine: a plain board.")
+    ] = False,
 ) -> None:
     """Open the analysis workstation on a position, a move sequence or a game file."""
     limit = options.nodes(nodes)
     hash_mb = options.hash_mb(hash_text)
+    argv = external_command(engine_cmd)
+    if argv and no_engine:
+        fail("--engine and --no-engine: choose one")
     try:
         pos, headers = resolve_target(list(target or []))
     except ValueError as exc:  # GameFileError and IllegalMoveError are ValueErrors
@@ -73,8 +84,24 @@ def open_workstation(
     from c4tui.app import C4App
     from c4tui.app.engine_bridge import SearchSettings
 
-    settings = SearchSettings(auto=auto, **options.given(node_limit=limit, hash_mb=hash_mb))
-    C4App(pos, settings=settings, engine=engine, headers=headers).run()
+    settings = SearchSettings(auto=auto, engine_cmd=argv, limit_set=limit is not None,
+                              **options.given(node_limit=limit, hash_mb=hash_mb))
+    C4App(pos, settings=settings, engine=not no_engine, headers=headers).run()
+
+
+def external_command(text: str | None) -> tuple[str, ...]:
+    """``--engine``'s command as an argument list (split like a shell, run without one)."""
+    if text is None:
+        return ()
+    try:
+        argv = tuple(shlex.split(text))
+    except ValueError as exc:  # an unclosed quote
+        fail(f"--engine {text!r}: {exc}")
+    if not argv:
+        fail("--engine: the command is empty")
+    if shutil.which(argv[0]) is None:  # said here, not later in the status line
+        fail(f"--engine: {argv[0]!r} is not a command that can be run")
+    return argv
 
 
 def register(app: typer.Typer) -> None:

@@ -1,4 +1,8 @@
-"""The status line: the engine's state, the search's progress, the settings."""
+"""The status line: the engine's state, the search's progress, the settings.
+
+With an external engine (``--engine``) it also names the engine, shows its ``seldepth``,
+and puts what went wrong with it first (one line: the app goes on without it).
+"""
 
 from __future__ import annotations
 
@@ -40,6 +44,15 @@ class StatusLine(Widget):
         view = self.view
         t = Text(no_wrap=True, overflow="ellipsis")
         snap = view.snapshot
+        ext = view.external
+        if ext is not None and ext.failed:  # the most important thing, alone
+            t.append(f" ● {ext.message}", style="bold red")
+            return self._settings(t, view)
+        if ext is not None and not ext.ready:  # the handshake: nothing to count yet
+            t.append(f" ● starting {ext.name}", style="bold yellow")
+            if ext.message:
+                t.append(f": {ext.message}", style="yellow")
+            return self._settings(t, view)
         key: SearchState | EngineState = view.state
         label = view.state.value
         if view.state is EngineState.READY:
@@ -61,11 +74,26 @@ class StatusLine(Widget):
                 # paused: the exact count, so that a step of N nodes shows
                 nodes = f"{snap.nodes:,}" if snap.state is SearchState.PAUSED \
                     else human_count(snap.nodes)
-                t.append(f"  d{snap.depth}  {nodes} nodes  {human_time(snap.elapsed)}")
+                # an external engine: the last depth it reported, and its seldepth
+                seldepth = getattr(last, "seldepth", 0) if ext is not None else 0
+                depth = f"d{last.depth}/{seldepth}" if last is not None and seldepth \
+                    else f"d{snap.depth}"
+                t.append(f"  {depth}  {nodes} nodes  {human_time(snap.elapsed)}")
                 if snap.state is SearchState.SEARCHING:  # the speed, while there is one
                     t.append(f"  {human_count(snap.nps)}/s")
+        if ext is not None:
+            t.append(f"  │ {ext.name}", style="bold")
+            if ext.message:
+                t.append(f": {ext.message}", style="yellow")
+        return self._settings(t, view)
+
+    @staticmethod
+    def _settings(t: Text, view: EngineView) -> Text:
         s = view.settings
-        t.append(f"  │ limit {human_count(s.node_limit)} hash {s.hash_mb}M"
+        # an external engine gets "go infinite" unless the user set a limit
+        limit = "∞" if view.external is not None and not s.limit_set \
+            else human_count(s.node_limit)
+        t.append(f"  │ limit {limit} hash {s.hash_mb}M"
                  f" auto {'on' if s.auto else 'off'}", style="dim")
         if view.message and view.state is not EngineState.FAILED:
             t.append(f"  │ {view.message}", style="dim")

@@ -1,0 +1,176 @@
+"""Reading an external UGI engine's output: ``info`` lines, moves and scores (pure Python).
+
+UGI is UCI generalised to any game (docs/protocol.md). An ``info`` line is a list of
+``key value`` pairs; ``pv`` and ``string`` take the rest of the line. Engines differ in
+what they send, so every field is optional; a line that cannot be read raises
+:class:`InfoError` with a one-line reason (the app shows it and reads on).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from c4tui.engine.geometry import COLUMN_NAMES, SIZE
+from c4tui.engine.position import Position
+from c4tui.engine.seam import Band, Score
+
+#: Keys followed by one whole number: kept, and read but not used.
+INT_KEYS = frozenset({"depth", "seldepth", "nodes", "nps", "hashfull", "time", "multipv"})
+SKIPPED_INT_KEYS = frozenset({"currmovenumber", "tbhits", "sbhits", "cpuload"})
+#: Keys followed by one word we do not use.
+WORD_KEYS = frozenset({"currmove"})
+#: Keys that take the rest of the line, and keys with no value we do not use.
+REST_KEYS = frozenset({"pv", "string", "refutation", "currline"})
+#: Lines an engine may print besides ``info`` (answers we wait for, or harmless).
+KNOWN_WORDS = frozenset({"info", "bestmove", "readyok", "ugiok", "uciok", "id", "option",
+                         "response", "copyprotection", "registration"})
+#: Half the board plus one: the solvers' score of a win with the first own disc at ply 0.
+_WIN_BASE = SIZE // 2 + 1
+
+
+class InfoError(ValueError):
+    """An ``info`` line (or a move) the app cannot read; the message says why."""
+
+
+@dataclass(frozen=True)
+class Info:
+    """One parsed ``info`` line; None where the engine left a field out."""
+
+    depth: int | None = None
+    seldepth: int | None = None
+    score_kind: str | None = None  #: "cp" or "mate"
+    score: int | None = None
+    bound: str | None = None  #: "lowerbound" / "upperbound": an aspiration re-search
+    nodes: int | None = None
+    nps: int | None = None
+    hashfull: int | None = None
+    time_ms: int | None = None
+    multipv: int | None = None
+    pv: tuple[str, ...] = ()
+    string: str | None = None
+
+
+def _int(key: str, word: str | None) -> int:
+    if word is None:
+        raise InfoError(f"info: {key} without a value")
+    try:
+        return int(word)
+    except ValueError:
+        raise InfoError(f"info: {key} {word!r} is not a number") from None
+
+
+def parse_info(line: str) -> Info:
+    """Read an ``info ...`` line; :class:`InfoError` for junk (an unknown key, a missing or
+    non-numeric value). ``info string ...`` keeps its text."""
+    words = line.split()
+    if not words or words[0] != "info":
+        raise InfoError(f"not an info line: {shorten(line)!r}")
+    fields: dict[str, object] = {}
+    i = 1
+    while i < len(words):
+        key = words[i]
+        nxt = words[i + 1] if i + 1 < len(words) else None
+        if key in INT_KEYS or key in SKIPPED_INT_KEYS:
+            value = _int(key, nxt)
+            if key in INT_KEYS:
+                fields["time_ms" if key == "time" else key] = value
+            i += 2
+        elif key == "score":
+            kind = nxt
+            if kind not in ("cp", "mate"):
+                raise InfoError(f"info: score {kind or ''!r}: expected cp or mate")
+            fields["score_kind"] = kind
+            fields["score"] = _int(f"score {kind}", words[i + 2] if i + 2 < len(words)
+                                   else None)
+            i += 3
+            if i < len(words) and words[i] in ("lowerbound", "upperbound"):
+                fields["bound"] = words[i]
+                i += 1
+        elif key in WORD_KEYS:
+            i += 2
+        elif key in REST_KEYS:
+            rest = words[i + 1:]
+            if key == "pv":
+                fields["pv"] = tuple(rest)
+            elif key == "string":
+                fields["string"] = " ".join(rest)
+            break
+        else:
+            raise InfoError(f"info: unknown field {shorten(key, 20)!r}")
+    return Info(**fields)  # type: ignore[arg-type]
+
+
+def shorten(text: str, width: int = 40) -> str:
+    """``text`` on one line, control characters replaced, cut to ``width``."""
+    clean = "".join(ch if ch.isprintable() else "?" for ch in text.strip())
+    return clean if len(clean) <= width else clean[:width - 1] + "…"
+
+
+# ---------------------------------------------------------------------- moves
+
+
+def square_column(pos: Position, word: str) -> int:
+    """The column of a move from ``pos``: the landing square (``d1``; UGI) or a bare
+    column letter (``d``). :class:`InfoError` if it is not a legal move there."""
+    w = word.strip().lower()
+    if not w or w[0] not in COLUMN_NAMES or (len(w) > 1 and not w[1:].isdigit()):
+        raise InfoError(f"move {shorten(word, 12)!r} is not a square (a1-g6)")
+    col = COLUMN_NAMES.index(w[0])
+    if pos.is_over or not pos.can_play(col):
+        raise InfoError(f"move {w!r}: column {w[0]} cannot be played")
+    if len(w) > 1 and int(w[1:]) != pos.height(col) + 1:
+        raise InfoError(f"move {w!r}: a disc in column {w[0]} lands on "
+                        f"{w[0]}{pos.height(col) + 1}")
+    return col
+
+
+def line_columns(pos: Position, words: Sequence[str]) -> tuple[tuple[int, ...], str]:
+    """The columns of a principal variation from ``pos``, up to its first bad move, and
+    why it was cut there ("" when the whole line is legal)."""
+    p = pos.copy()
+    cols: list[int] = []
+    for word in words:
+        try:
+            col = square_column(p, word)
+        except InfoError as exc:
+            return tuple(cols), f"pv: {exc}"
+        cols.append(col)
+        p.play(col)
+    return tuple(cols), ""
+
+
+def position_command(pos: Position) -> str:
+    """``position startpos [moves d1 d2 ...]``: the app's positions all start empty."""
+    moves = pos.algebraic()
+    return f"position startpos moves {moves}" if moves else "position startpos"
+
+
+# ---------------------------------------------------------------------- scores
+
+
+def to_score(info: Info, pos: Position) -> Score | None:
+    """The line's score as the app's :class:`Score` (side to move's view), or None.
+
+    ``mate K`` is a proven win with the engine's K-th own move (``mate -K``: a loss), the
+    app's "win in K": EXACT when the iteration searched to the end of the game (depth at
+    least the empty squares), otherwise RECOGNIZED (the protocol does not say whether a
+    shallower proof is exact). ``cp X`` is the engine's heuristic value; ``cp 0`` at full
+    depth is an exact draw. ``mate 0`` (a finished game) gives None.
+    """
+    if info.score is None or info.score_kind is None:
+        return None
+    full = info.depth is not None and info.depth >= SIZE - pos.ply
+    if info.score_kind == "cp":
+        exact_draw = full and info.score == 0
+        return Score(0, Band.EXACT) if exact_draw else Score(info.score, Band.HEURISTIC)
+    k = info.score
+    if k == 0:
+        return None
+    band = Band.EXACT if full else Band.RECOGNIZED
+    # the inverse of c4tui.engine.scores.moves_to_end, kept inside the solvers' range
+    if k > 0:
+        value = _WIN_BASE - pos.ply // 2 - k
+        return Score(max(1, value), band)
+    value = -k + (pos.ply + 1) // 2 - _WIN_BASE
+    return Score(min(-1, value), band)
