@@ -1,0 +1,285 @@
+"""Pilot tests of the workstation with an external UGI engine (``c4tui --engine CMD``):
+our own ``c4tui engine`` as the external engine, a scripted engine whose every command is
+logged, and deliberately broken ones (garbage, an exit at once, silence, no such file).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+from c4tui.engine.position import Position
+from c4tui.engine.seam import Band, SearchState
+from pilot_util import sync
+
+from c4tui import __version__
+from c4tui.app import C4App, SearchSettings
+from c4tui.app import settings as app_settings
+from c4tui.app.engine_view import EngineState, ExactStatus
+
+pytestmark = pytest.mark.usefixtures("tmp_home")
+
+OWN_ENGINE = (sys.executable, "-m", "c4tui", "engine")
+LOAD_TIMEOUT = 240.0  # a cold numba cache compiles every kernel first (ours and its)
+PAST_BOOKS = "44624532265124"  # 14 discs: the search deepens to an exact win in 14
+DEEP = "233752167"  # without the books, far from settled in any test's time
+
+
+async def wait_for(pilot, cond, timeout: float, what: str) -> None:
+    end = time.monotonic() + timeout
+    while not cond():
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out waiting for {what}; status: {status(pilot.app)}")
+        await pilot.pause(0.05)
+
+
+def snap(app: C4App):
+    return app.bridge.view(app.position).snapshot
+
+
+def status(app: C4App) -> str:
+    return str(app.query_one("#status").render())
+
+
+def render(app: C4App, selector: str) -> str:
+    return str(app.query_one(selector).render())
+
+
+def engine_ready(app: C4App) -> bool:
+    return app.bridge.view(app.position).state is EngineState.READY
+
+
+def external_process(app: C4App) -> subprocess.Popen:
+    ext = app.bridge._loader.external
+    assert ext is not None and ext._proc is not None
+    return ext._proc
+
+
+def assert_killed(proc: subprocess.Popen) -> None:
+    """The app killed its engine when it quit (at once: well within a second)."""
+    try:
+        proc.wait(1.0)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        raise AssertionError("the external engine outlived the app") from None
+
+
+@pytest.fixture
+def no_books(monkeypatch):
+    """Both engines without their books (the external one inherits C4TUI_BOOK)."""
+    from c4tui.book import load_default
+
+    monkeypatch.setenv("C4TUI_BOOK", "none")
+    load_default(reload=True)
+    yield
+    monkeypatch.delenv("C4TUI_BOOK")
+    load_default(reload=True)
+
+
+# ------------------------------------------------------------------ our own engine
+
+
+@sync
+async def test_own_engine_fills_the_log_up_to_the_exact_result():
+    app = C4App(Position.from_moves(PAST_BOOKS),
+                settings=SearchSettings(engine_cmd=OWN_ENGINE))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: (s := snap(app)) is not None and s.state == "done",
+                       LOAD_TIMEOUT, "the external search to reach full depth")
+        s = snap(app)
+        depths = [it.depth for it in s.iterations]
+        assert len(depths) >= 5 and depths == sorted(set(depths))
+        last = s.iterations[-1]
+        assert last.band is Band.EXACT and last.depth == 28 and last.seldepth >= 28
+        assert s.best_move in (0, 1) and s.result.pv[0] == s.best_move  # a2 and b5 win in 14
+        assert s.result.reason is SearchState.DONE  # stopped by us: nothing deeper to find
+        await pilot.pause(0.3)
+        log = render(app, "#log")
+        assert app.query_one("#log").row_count >= 3 and "W14" in log
+        analysis = render(app, "#analysis")
+        assert "White wins in 14" in analysis and "pv      " in analysis
+        line = status(app)
+        assert f"c4tui {__version__}" in line and "done" in line and "limit ∞" in line
+        # stepping needs our own search: greyed out, and a key press says so
+        bindings = app.screen.active_bindings
+        assert not bindings["n"].enabled and bindings["space"].binding.description == "stop"
+        await pilot.press("n")
+        assert "not available with an external engine" in app.last_message
+        await pilot.press("N")
+        assert "not available with an external engine" in app.last_message
+        assert len(app.screen_stack) == 1  # no node-count prompt
+        proc = external_process(app)
+        await pilot.press("q")
+    assert_killed(proc)
+
+
+@pytest.mark.usefixtures("no_books")
+@sync
+async def test_own_engine_space_stops_and_keeps_the_result_and_a_node_limit_applies():
+    app = C4App(Position.from_moves(DEEP), settings=SearchSettings(engine_cmd=OWN_ENGINE))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: (s := snap(app)) is not None and len(s.iterations) >= 3,
+                       LOAD_TIMEOUT, "three iterations")
+        assert snap(app).state is SearchState.SEARCHING
+        await pilot.press("space")
+        await wait_for(pilot, lambda: snap(app).state == "stopped", 10, "stop")
+        kept = snap(app)
+        assert kept.result is not None and kept.result.best_move in app.position.legal_moves()
+        await pilot.pause(0.5)
+        assert snap(app).iterations == kept.iterations  # nothing after the stop
+        assert "stopped" in status(app) and "best" in render(app, "#analysis")
+        await pilot.press("space")
+        assert app.last_message == "no search is running"
+        # a node limit: the next search is "go nodes N" and ends at it
+        await pilot.press("l")
+        await pilot.pause()
+        app.screen.query_one("#prompt-input").value = "30k"
+        await pilot.press("enter")
+        await pilot.press("g")
+        await wait_for(pilot, lambda: snap(app).state == "node_limit", 30, "the node limit")
+        assert 0 < snap(app).nodes <= 30_000
+        await pilot.pause(0.3)
+        assert "node limit reached" in status(app) and "limit 30.0k" in status(app)
+        # a move: a new search of the new position; the exact row is still ours
+        await pilot.press("5")
+        assert app.position.digits() == DEEP + "5"
+        await wait_for(pilot, lambda: (s := snap(app)) is not None and s.state == "node_limit"
+                       and s.iterations, 30, "the new position's search")
+        await wait_for(pilot, lambda: (e := app.bridge.view(app.position).exact) is not None
+                       and e.status is not ExactStatus.SOLVING, 30, "the solver")
+
+
+# ------------------------------------------------------------------ a scripted engine
+
+SCRIPTED = '''
+import sys
+log = open(sys.argv[1], "a", buffering=1)
+for line in sys.stdin:
+    log.write(line)
+    w = line.split()
+    if not w:
+        continue
+    out = {
+        "ugi": "id name scripted 1\\noption name Hash type spin default 16 min 1 max 64\\nugiok",
+        "isready": "readyok",
+        "stop": "bestmove d3",
+    }.get(w[0])
+    if w[0] == "go":
+        out = ("info depth 1 seldepth 1 score cp 20 nodes 100 nps 1000 time 100 pv d3\\n"
+               "info depth two\\n"
+               "info depth 2 seldepth 4 score mate 3 nodes 300 nps 1500 hashfull 250 "
+               "time 200 pv d3 d4 d5 d6\\n"
+               "ready to rumble")
+        if "nodes" in w:
+            out += "\\nbestmove d3"
+    if out:
+        print(out, flush=True)
+'''
+
+
+def write(tmp_path, name: str, text: str) -> tuple[str, ...]:
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(text))
+    return (sys.executable, str(path))
+
+
+@sync
+async def test_scripted_engine_gets_the_commands_and_its_junk_is_a_note(tmp_path):
+    log = tmp_path / "commands.txt"
+    cmd = (*write(tmp_path, "scripted.py", SCRIPTED), str(log))
+    app = C4App(Position.from_moves("44"),
+                settings=SearchSettings(engine_cmd=cmd, hash_mb=32))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: (s := snap(app)) is not None and len(s.iterations) == 2,
+                       LOAD_TIMEOUT, "two iterations")
+        await pilot.pause(0.3)
+        s = snap(app)
+        assert s.state is SearchState.SEARCHING and s.best_move == 3
+        assert s.iterations[1].pov.short(2) == "W3r"  # mate 3: White wins with its 3rd move
+        line = status(app)
+        assert "scripted 1" in line and "d2/4" in line
+        assert "ignored unexpected output 'ready to rumble'" in line or \
+            "info depth 'two' is not a number" in line
+        assert "\n" not in line
+        assert "W3r" in render(app, "#log") and "d3 d4 d5 d6" in render(app, "#log")
+        await pilot.press("space")
+        await wait_for(pilot, lambda: snap(app).state == "stopped", 5, "stop")
+        assert snap(app).result.best_move == 3 and len(snap(app).iterations) == 2
+        await pilot.press("g")  # analyse again: go infinite
+        await wait_for(pilot, lambda: snap(app).state == "searching" and snap(app).iterations,
+                       10, "the new search")
+        # a node limit set during a "go infinite" starts it again as "go nodes N"
+        await pilot.press("l")
+        await pilot.pause()
+        app.screen.query_one("#prompt-input").value = "5000"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: snap(app).state == "node_limit", 10, "go nodes")
+        proc = external_process(app)
+        await pilot.press("q")
+    assert_killed(proc)
+    sent = log.read_text().splitlines()
+    assert sent[0] == "ugi" and sent.count("setoption name Hash value 32") == 1
+    assert sent.index("isready") < sent.index("position startpos moves d1 d2")
+    assert sent.index("setoption name Hash value 32") < sent.index("go infinite")
+    searches = [x for x in sent if x.split()[0] in ("go", "stop")]
+    assert searches == ["go infinite", "stop", "go infinite", "stop", "go nodes 5000"]
+
+
+# ------------------------------------------------------------------ broken engines
+
+GARBAGE = '''
+import sys
+print("\\x1b[31mWELCOME\\x00 to garbage", flush=True)
+for line in sys.stdin:
+    print("%%% " + line.strip()[::-1], flush=True)
+'''
+EXITS = '''
+import sys
+print("fatal: cannot open the network file", file=sys.stderr)
+sys.exit(3)
+'''
+SILENT = '''
+import sys
+for line in sys.stdin:
+    pass
+'''
+
+
+@pytest.mark.parametrize("name, script, says", [
+    ("garbage", GARBAGE, "no ugiok within 1 s after ugi (it printed '%%% igu')"),
+    ("exits", EXITS, "exited (code 3): fatal: cannot open the network file"),
+    ("silent", SILENT, "no ugiok within 1 s after ugi"),
+    ("missing", None, "cannot start it: No such file or directory"),
+])
+@sync
+async def test_a_broken_engine_is_one_status_line_and_the_app_works_on(
+        tmp_path, monkeypatch, name, script, says):
+    monkeypatch.setattr(app_settings, "EXTERNAL_UGI_TIMEOUT", 1.0)
+    cmd = write(tmp_path, f"{name}.py", script) if script else (str(tmp_path / "nothing"),)
+    app = C4App(Position.from_moves("4453"), settings=SearchSettings(engine_cmd=cmd))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.bridge.view(app.position).external.failed,
+                       30, "the failure")
+        await wait_for(pilot, lambda: engine_ready(app), LOAD_TIMEOUT, "our engine")
+        await pilot.pause(0.3)
+        line = status(app)
+        assert "\n" not in line and line.startswith(" ● external engine")
+        assert says in app.bridge.view(app.position).external.message
+        assert "external engine failed" in render(app, "#analysis")
+        # the board, the moves and the exact values work as without an external engine
+        await pilot.press("3")
+        assert app.position.digits() == "44533"
+        await wait_for(pilot, lambda: (e := app.bridge.view(app.position).exact) is not None
+                       and e.status is ExactStatus.DONE, 30, "exact values")
+        await pilot.press("g")
+        assert says in app.last_message
+        await pilot.press("space")
+        assert app.last_message == "no search is running"
+        await pilot.press("u")
+        assert app.position.digits() == "4453"
+        started = time.monotonic()
+        await pilot.press("q")
+    assert time.monotonic() - started < 1.0
