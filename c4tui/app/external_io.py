@@ -63,6 +63,7 @@ class UgiPipe:
         self._stderr: deque[str] = deque(maxlen=3)
         self._stderr_done = threading.Event()
         self.hash_default: int | None = None  # its Hash option's default (None: no Hash)
+        self._asking: tuple[str, float] | None = None  # the answer waited for, since when
 
     # ------------------------------------------------------------------ hooks
     def on_info(self, info: Info) -> str:
@@ -78,7 +79,12 @@ class UgiPipe:
     # ------------------------------------------------------------------ status, kill
     def status(self) -> ExternalStatus:
         with self._cond:
-            note = self._note if time.monotonic() - self._note_at < NOTE_SECONDS else ""
+            now = time.monotonic()
+            note = self._note if now - self._note_at < NOTE_SECONDS else ""
+            if not note and not self.ready and self._asking is not None:
+                answer, since = self._asking  # a slow start says what it waits for
+                note = f"waiting for {answer} ({now - since:.0f} s)" if now - since >= 2 \
+                    else ""
             return ExternalStatus(self.name, self.ready, bool(self.error),
                                   self.error or note)
 
@@ -142,18 +148,23 @@ class UgiPipe:
         if done is None:
             done = lambda: self._seen.get(answer, 0) != before  # noqa: E731
         self.send(line)
-        end = time.monotonic() + timeout
+        start = time.monotonic()
         with self._cond:
-            while not done():
-                if self._quit:
-                    return
-                if self._eof:
-                    raise EngineGone(self._exit_text())
-                left = end - time.monotonic()
-                if left <= 0:
-                    printed = f" (it printed {self._printed[-1]!r})" if self._printed else ""
-                    raise EngineGone(f"no {answer} within {timeout:g} s after {line}{printed}")
-                self._cond.wait(left)
+            self._asking = (answer, start)
+            try:
+                while not done() and not self._quit and not self._eof:
+                    left = start + timeout - time.monotonic()
+                    if left <= 0:
+                        printed = f" (it printed {self._printed[-1]!r})" \
+                            if self._printed else ""
+                        raise EngineGone(f"no {answer} within {timeout:g} s after {line}"
+                                         f"{printed}")
+                    self._cond.wait(left)
+                gone = self._eof and not done() and not self._quit
+            finally:
+                self._asking = None
+        if gone:  # how it ended, found out without the lock (the UI reads under it)
+            raise EngineGone(self._exit_text())
 
     def _exit_text(self) -> str:
         """How it ended: ``exited (code 1): <its last line on stderr>``."""

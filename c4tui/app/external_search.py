@@ -33,7 +33,7 @@ class ExternalSearch(UgiPipe):
     """An external engine process with the built-in search controller's interface."""
 
     def __init__(self, argv: Sequence[str], *, ugi_timeout: float = 10.0,
-                 ready_timeout: float = 180.0, stop_timeout: float = 5.0) -> None:
+                 ready_timeout: float = 300.0, stop_timeout: float = 5.0) -> None:
         super().__init__(argv)
         self._timeouts = (ugi_timeout, ready_timeout, stop_timeout)
         self._hash_sent: int | None = None

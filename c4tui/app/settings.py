@@ -16,9 +16,10 @@ SOLVER_HASH_MB = 64
 #: UI, so the board stays responsive; the middle game's move values come twice as fast).
 SOLVER_THREADS = max(1, min(os.cpu_count() or 1, 8))
 #: Seconds an external engine may take to answer ``ugi``, the first ``isready`` (ours
-#: loads its kernels then: a minute on a cold numba cache) and ``stop``.
+#: loads its kernels then: minutes on a cold numba cache, compiling beside the app's own
+#: engine on a small machine) and ``stop``.
 EXTERNAL_UGI_TIMEOUT = 10.0
-EXTERNAL_READY_TIMEOUT = 180.0
+EXTERNAL_READY_TIMEOUT = 300.0
 EXTERNAL_STOP_TIMEOUT = 5.0
 
 
