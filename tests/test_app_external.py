@@ -283,3 +283,113 @@ async def test_a_broken_engine_is_one_status_line_and_the_app_works_on(
         started = time.monotonic()
         await pilot.press("q")
     assert time.monotonic() - started < 1.0
+
+
+# ------------------------------------------------------------------ the controller alone
+
+LOGGING = '''
+import sys, time
+log = open(sys.argv[1], "a", buffering=1)
+mode = sys.argv[2]
+for line in sys.stdin:
+    log.write(line)
+    w = line.split()
+    if w[:1] == ["ugi"]:
+        time.sleep(0.3)  # positions asked for meanwhile pile up
+        print("id name logging\\nugiok", flush=True)
+    elif w[:1] == ["isready"]:
+        print("readyok", flush=True)
+    elif w[:1] == ["go"]:
+        print("info depth 1 score cp 7 nodes 50 time 1 pv a1", flush=True)
+        if mode == "crash":
+            print("Traceback: the engine fell over", file=sys.stderr, flush=True)
+            sys.exit(9)
+    elif w[:1] == ["stop"] and mode != "hang":
+        print("bestmove a1", flush=True)
+'''
+
+
+def external(tmp_path, mode: str, **timeouts):
+    from c4tui.app.external_search import ExternalSearch
+
+    log = tmp_path / "commands.txt"
+    cmd = (*write(tmp_path, "logging.py", LOGGING), str(log), mode)
+    return ExternalSearch(cmd, **timeouts), log
+
+
+def options(nodes: int | None = None):
+    from c4tui.engine.search import SearchOptions
+
+    return SearchOptions(node_limit=nodes)
+
+
+def wait_until(cond, timeout: float, what: str) -> None:
+    end = time.monotonic() + timeout
+    while not cond():
+        assert time.monotonic() < end, f"timed out waiting for {what}"
+        time.sleep(0.02)
+
+
+def test_positions_skipped_through_are_never_searched(tmp_path):
+    ext, log = external(tmp_path, "ok")
+    ext.open()
+    for moves in ("4", "44", "445"):  # while the handshake runs
+        ext.start(Position.from_moves(moves), options())
+    wait_until(lambda: ext.snapshot().iterations, 10, "the search")
+    ext.start(Position.from_moves("4455"), options(1000))
+    wait_until(lambda: ext.snapshot().iterations, 10, "the next search")
+    ext.close()
+    sent = [x for x in log.read_text().splitlines() if x.split()[0] in ("position", "go",
+                                                                        "stop")]
+    assert sent == ["position startpos moves d1 d2 e1", "go infinite", "stop",
+                    "position startpos moves d1 d2 e1 e2", "go nodes 1000"]
+
+
+def test_a_crash_during_a_search_keeps_its_result_and_says_why(tmp_path):
+    ext, _ = external(tmp_path, "crash")
+    ext.open()
+    ext.start(Position.from_moves("44"), options())
+    wait_until(lambda: ext.status().failed, 10, "the crash")
+    status = ext.status()
+    assert status.message == ("external engine logging: exited (code 9): "
+                              "Traceback: the engine fell over")
+    snap = ext.snapshot()
+    assert snap.state is SearchState.STOPPED and snap.result.best_move == 0
+    assert [it.score for it in snap.iterations] == [7]
+
+
+def test_an_engine_that_does_not_answer_stop_is_killed(tmp_path):
+    ext, _ = external(tmp_path, "hang", stop_timeout=0.5)
+    ext.open()
+    ext.start(Position.from_moves("44"), options())
+    wait_until(lambda: ext.snapshot().iterations, 10, "the search")
+    proc = ext._proc
+    started = time.monotonic()
+    ext.stop()  # returns at once
+    assert time.monotonic() - started < 0.1
+    wait_until(lambda: ext.status().failed, 5, "the timeout")
+    assert "no bestmove within 0.5 s after stop" in ext.status().message
+    assert_killed(proc)
+    assert ext.snapshot().iterations  # the result so far stays
+
+
+@pytest.mark.parametrize("text, says", [
+    ("'unclosed", "No closing quotation"), ("", "the command is empty"),
+    ("/no/such/engine --x", "'/no/such/engine' is not a command that can be run"),
+])
+def test_the_engine_option_says_what_is_wrong(text, says, capsys):
+    import typer
+
+    from c4tui.cli.open import external_command
+
+    with pytest.raises(typer.Exit):
+        external_command(text)
+    assert says in capsys.readouterr().err
+
+
+def test_the_engine_option_splits_like_a_shell():
+    from c4tui.cli.open import external_command
+
+    assert external_command(f"{sys.executable} -m 'c4tui' engine") == (
+        sys.executable, "-m", "c4tui", "engine")
+    assert external_command(None) == ()
