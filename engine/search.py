@@ -252,8 +252,8 @@ class SearchController:
             if self._setup:
                 self._start_cmd = K.CMD_PAUSE
             else:
-                self._await_resume_ack()
                 self._ctl[K.C_CMD] = K.CMD_PAUSE
+                self._take_back_unseen_resume()
             self._mark_paused()
 
     def resume(self) -> None:
@@ -569,17 +569,13 @@ class SearchController:
             t -= now - self._paused_since
         return max(t, 0.0)
 
-    def _await_resume_ack(self) -> None:
-        """Before a pause: let the kernel leave the pause loop of a resume it has not
-        seen yet (it looks every 2 ms). Otherwise it would stay in that loop, count no new
-        pause, and the pause would never show (wait_paused would wait forever)."""
+    def _take_back_unseen_resume(self) -> None:
+        """After a pause: if the kernel has not yet seen the resume before it (it looks
+        every 2 ms), it stays in the same pause loop and counts no new pause, so that pause
+        is the one to show (otherwise wait_paused would wait forever). If it is just
+        leaving the loop, it pauses again at its next node and counts that pause."""
         c = self._ctl
-        if c[K.C_PAUSED] != 1 or c[K.C_PAUSES] != self._pauses_seen:
-            return  # no resume pending: the kernel runs, or is in a pause already seen
-        end = time.monotonic() + 0.02
-        while c[K.C_PAUSED] == 1 and time.monotonic() < end:
-            time.sleep(0.0005)
-        if c[K.C_PAUSED] == 1:  # still in its loop (a loaded machine): this pause is new
+        if c[K.C_PAUSED] == 1 and c[K.C_PAUSES] == self._pauses_seen:
             self._pauses_seen = int(c[K.C_PAUSES]) - 1
 
     def _stopping(self) -> bool:
