@@ -74,6 +74,7 @@ class SearchActions(_Base):
         self._engine_says(self.bridge.stop)
 
     def action_not_external(self) -> None:
+        """``n`` / ``N`` with an external engine: say why nothing happens."""
         self.say(f"stepping: {NOT_WITH_EXTERNAL}")
 
     def action_toggle_pause(self) -> None:

@@ -66,7 +66,7 @@ class StatusLine(Widget):
         if snap is not None:
             res = snap.result
             last = snap.iterations[-1] if snap.iterations else None
-            if res is not None and res.nodes == 0 and last is not None:
+            if res is not None and res.nodes == 0 and last is not None and ext is None:
                 t.append("  a win at once: no search needed")
             elif res is not None and last is not None and last.from_book:
                 t.append(f"  from the books ({human_time(snap.elapsed)})")
