@@ -163,11 +163,11 @@ def tt_store(tt, bits, key, lower, upper, move, work):
 def bits_for_mb(mb: int) -> int:
     """Largest table of ``2**bits`` 8-byte entries that fits in ``mb`` MiB."""
     if mb < 1:
-        raise ValueError(f"--hash {mb}: must be at least 1 MB")
+        raise ValueError(f"hash size {mb} MB: must be at least 1 MB")
     entries = mb * (1 << 20) // 8
     bits = max(MIN_BITS, entries.bit_length() - 1)  # buckets of two words: bits >= 2
     if bits > MAX_BITS:
-        raise ValueError(f"--hash {mb}: at most {(1 << MAX_BITS) * 8 >> 20} MB")
+        raise ValueError(f"hash size {mb} MB: at most {(1 << MAX_BITS) * 8 >> 20} MB")
     return bits
 
 
