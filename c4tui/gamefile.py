@@ -85,13 +85,14 @@ def numbered_moves(pos: Position) -> str:
     return " ".join(parts)
 
 
-# Every character str.splitlines() breaks a line at: a header value must stay on its line.
-_LINE_BREAKS = re.compile("[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+# Every character str.splitlines() breaks a line at (a header value must stay on its
+# line), and NUL (a file holding one is refused as binary data): written as spaces.
+_UNWRITABLE = re.compile("[\x00\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
 def _quote(value: str) -> str:
     value = value.replace("\\", "\\\\").replace('"', '\\"')
-    return _LINE_BREAKS.sub(" ", value)
+    return _UNWRITABLE.sub(" ", value)
 
 
 def _unquote(value: str) -> str:

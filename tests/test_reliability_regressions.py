@@ -35,13 +35,13 @@ def test_long_names_are_shortened_and_control_characters_escaped(tmp_path):
     assert "\n" not in str(info.value) and "two\\nlines: no such file" in str(info.value)
 
 
-@pytest.mark.parametrize("value", ["a\rb", "a\u2028b", "x\x85y", "p\x0bq", "a\r\nb"])
+@pytest.mark.parametrize("value", ["a\rb", "a\u2028b", "x\x85y", "p\x0bq", "a\r\nb", "n\0"])
 def test_header_values_with_line_breaks_save_readable_files(tmp_path, value):
     """A header value with a line break other than \\n was written as is, and the file
-    could not be read back (bad header)."""
+    could not be read back (bad header); one with NUL was refused as binary data."""
     path = save_game(tmp_path / "g.c4g", Game(Position.parse("4453"), {"Event": value}))
     assert load_game(path).headers["Event"] == value.replace("\r\n", "  ").translate(
-        {ord(c): " " for c in "\r\n\x0b\x85\u2028"})
+        {ord(c): " " for c in "\r\n\x0b\x85\u2028\0"})
 
 
 def test_parse_game_drops_a_bom():

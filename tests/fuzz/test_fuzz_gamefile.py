@@ -63,8 +63,8 @@ def saved_games(draw: st.DrawFn) -> Game:
 
 def _same_headers(written: dict[str, str], read: dict[str, str]) -> None:
     for k, v in written.items():
-        # line breaks become spaces (a header is one line), the rest is kept
-        assert read[k] == re.sub("[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]", " ", v), (k, v)
+        # line breaks and NUL become spaces (a header is one line of text), the rest is kept
+        assert read[k] == re.sub("[\x00\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]", " ", v), (k, v)
 
 
 @fuzz(fast=40, long=3_000)
@@ -111,6 +111,10 @@ def test_truncated_files_give_a_prefix_or_one_line(files, game, data):
     back = load(p)
     if isinstance(back, Game):
         h = back.position.history
+        body = [ln for ln in raw[:cut].decode("utf-8", "ignore").splitlines()
+                if ln.strip() and not ln.startswith(("#", "["))]
+        if not any(ch.isalpha() for ln in body for ch in ln):
+            return  # cut inside "1." of "1. d1": "1" is a move in the digit notation
         assert h == game.position.history[: len(h)]
     else:
         one_line(back, str(p))
@@ -168,6 +172,14 @@ def test_game_like_bytes(files, pieces):
         one_line(back, str(p))
 
 
+def _is_utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
 @fuzz(fast=30, long=2_000)
 @given(saved_games(), st.sampled_from(["utf-16", "utf-32", "latin-1", "cp1252", "utf-16-le"]),
        st.text(st.characters(min_codepoint=0xA1, max_codepoint=0xFF), min_size=1, max_size=5))
@@ -180,6 +192,8 @@ def test_other_encodings_are_named(files, game, encoding, accents):
     data = text.encode(encoding)
     p = write(files, data)
     back = load(p)
+    if not encoding.startswith("utf") and _is_utf8(data):
+        return  # Latin-1 "Â¡" is the UTF-8 of "¡": a valid file, if not the one meant
     msg = one_line(back, str(p))
     if encoding.startswith("utf"):
         assert "binary data" in msg, msg
