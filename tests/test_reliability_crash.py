@@ -39,7 +39,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE / "fuzz"))
 from fuzzkit import LONG, count  # noqa: E402
 
-KILLS = 150 if LONG else 6
+KILLS = 150 if LONG else 4
 BOOK_KILLS = 40 if LONG else 1
 
 GAME_A = "24274223556244377441552"  # two positions of tests/data/positions.txt

@@ -25,7 +25,7 @@ import pytest
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "fuzz"))
 from fuzzkit import LONG, count, record  # noqa: E402
 
-RUNS = 30 if LONG else 4
+RUNS = 30 if LONG else 2
 #: The process must be gone this long after q (generous: shared CI cores).
 BOUND = 5.0
 #: The first frame must come within this (a cold numba cache compiles in a child later).

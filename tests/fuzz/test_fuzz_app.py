@@ -24,7 +24,7 @@ from c4tui.app import C4App
 pytestmark = pytest.mark.usefixtures("tmp_home")
 
 #: Key presses per run (each run: one terminal size).
-PRESSES = 1_500 if LONG else 80
+PRESSES = 1_500 if LONG else 50
 RUNS = 2 if LONG else 1
 #: Seconds one key press may take (the app must never block on the engine).
 KEY_BOUND = 20.0
