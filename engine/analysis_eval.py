@@ -27,7 +27,6 @@ from numba import njit
 
 # Bitboard primitives are defined once, in .bitboard (re-exported here for the kernel).
 from .bitboard import popcount, winning_squares  # noqa: F401
-from .bitboard import possible as playable  # noqa: F401
 from .geometry import HEIGHT, SIZE, U_BOARD, U_BOTTOM, WIDTH
 from .mem import load_i64, load_u64, store_i64, store_u64
 

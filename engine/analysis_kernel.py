@@ -26,7 +26,6 @@ from .analysis_eval import (
     WIN,
     endgame_value,
     evaluate,
-    playable,
     popcount,
     recognizable,
     winning_squares,
@@ -48,6 +47,7 @@ from .analysis_tt import (
     store_always,
     store_deeper,
 )
+from .bitboard import possible
 from .book_probe import BOOK_MISS, book_probe
 from .geometry import HEIGHT, SIZE, SQUARE_VALUES, WIDTH
 from .mem import load_i64, sleep_us, store_i64
@@ -188,7 +188,7 @@ def ab(st, cur, mask, key, n, d2, alpha, beta, sply):
     flags = load_i64(st, S_FLAGS)
     if d2 <= 0 and not (flags & F_QUIES) and sply > 0:
         return evaluate(cur, mask, n)
-    play = playable(mask)
+    play = possible(mask)
     if winning_squares(cur, mask) & play:
         return WIN - (n + 1)  # own acute threat: the four is made next move
     opp = cur ^ mask

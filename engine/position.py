@@ -227,7 +227,7 @@ class Position:
         """Empty squares that would complete a four for ``player`` (bitboard)."""
         return winning_squares(self.stones(player), self.mask)
 
-    def playable_squares(self) -> int:
+    def possible_squares(self) -> int:
         """The square each non-full column would be filled at next (bitboard)."""
         return (self.mask + BOTTOM) & BOARD
 

@@ -44,7 +44,7 @@ def _exact(pos: Position) -> int:
 
 
 def _acute(pos: Position, player: int) -> bool:
-    return bool(pos.threats(player) & pos.playable_squares())
+    return bool(pos.threats(player) & pos.possible_squares())
 
 
 def _random_endgame(rng: random.Random, free: tuple[int, ...]) -> Position | None:

@@ -392,7 +392,7 @@ def _wins_after_next(pos: Position) -> int | None:
     if pos.is_over or any(pos.is_winning_move(c) for c in pos.legal_moves()):
         return None
     theirs = pos.threats(1 - pos.to_move)
-    must = theirs & pos.playable_squares()
+    must = theirs & pos.possible_squares()
     if must & (must - 1):
         return None  # two threats of theirs to parry: lost
     for c in pos.legal_moves():
@@ -401,8 +401,8 @@ def _wins_after_next(pos: Position) -> int | None:
             continue
         child = Position.from_moves(pos.digits() + str(c + 1))
         ours = child.threats(pos.to_move)
-        now = ours & child.playable_squares()
-        replies = now or child.playable_squares()  # a threat of ours must be blocked
+        now = ours & child.possible_squares()
+        replies = now or child.possible_squares()  # a threat of ours must be blocked
         if bin(now).count("1") >= 2 or not replies & ~(ours >> 1):
             return c
     return None

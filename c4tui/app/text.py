@@ -93,7 +93,7 @@ class Threat:
 def threats_of(pos: Position) -> list[Threat]:
     """Every threat square of both players, bottom-up per column."""
     out = []
-    playable = pos.playable_squares()
+    playable = pos.possible_squares()
     for player in (0, 1):
         bits = pos.threats(player)
         for c in range(WIDTH):

@@ -97,7 +97,7 @@ class BoardView(Widget, can_focus=True):
             last = (c, pos.height(c) - 1)
         four = set(pos.winning_four())
         threats = threat_squares(pos) if self.show_threats else {}
-        playable = pos.playable_squares()
+        playable = pos.possible_squares()
         rows = []
         for r in range(HEIGHT - 1, -1, -1):
             row = []
