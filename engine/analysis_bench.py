@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .booklink import BookLike
+from .controller import SearchController
 from .geometry import WIDTH
 from .position import Position
-from .search import SearchController, SearchOptions
+from .search import SearchOptions
 
 DEFAULT_POSITIONS = Path(__file__).resolve().parent.parent / "tests" / "data" / "positions.txt"
 
@@ -127,7 +128,7 @@ def selfplay(opts_a: SearchOptions, opts_b: SearchOptions, starts: Iterable[str]
 
 def speed(path: Path, count: int) -> str:
     """Exact solver against the analysis search to full depth on the same positions."""
-    from .search import run_search
+    from .controller import run_search
     from .solver import Solver
 
     rows = [line.split() for line in path.read_text().splitlines() if line.strip()][:count]

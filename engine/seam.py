@@ -3,7 +3,7 @@
 python-chess is the model: a search is driven by one validated :class:`Limits` record and
 reports a :class:`Score` (a value with its :class:`Band`, from the side to move's point of
 view, that formats itself) and a :class:`SearchState`. The records a
-:class:`c4tui.engine.search.SearchController` publishes (:class:`IterationReport`,
+:class:`c4tui.engine.controller.SearchController` publishes (:class:`IterationReport`,
 :class:`Snapshot`, :class:`SearchResult`, :class:`PathEntry`) and the threat-fill
 :class:`ThreatVerdict` live here too, so a reader finds every type of the seam in one file.
 See docs/engine-api.md.

@@ -8,7 +8,7 @@ import os
 # Modules whose kernels a full warm-up loads, with the function that exercises them.
 _WARMUPS = (
     ("c4tui.engine.solver", "_warmup"),
-    ("c4tui.engine.search", "_warmup"),
+    ("c4tui.engine.controller", "_warmup"),
 )
 
 

@@ -12,8 +12,9 @@ from __future__ import annotations
 import time
 
 import pytest
+from c4tui.engine.controller import SearchController
 from c4tui.engine.position import Position
-from c4tui.engine.search import SearchController, SearchOptions
+from c4tui.engine.search import SearchOptions
 
 
 @pytest.mark.xfail(strict=False, reason="engine/search.py: resume() then pause() within the "

@@ -10,14 +10,9 @@ import time
 from pathlib import Path
 
 import pytest
+from c4tui.engine.controller import SearchController, run_search
 from c4tui.engine.position import Position
-from c4tui.engine.search import (
-    IterationReport,
-    SearchController,
-    SearchOptions,
-    classify,
-    run_search,
-)
+from c4tui.engine.search import IterationReport, SearchOptions, classify
 
 DATA = Path(__file__).parent / "data" / "positions.txt"
 
@@ -26,7 +21,7 @@ DATA = Path(__file__).parent / "data" / "positions.txt"
 def _kernels_loaded():
     """Compile or load the kernels first, so the control tests' timeouts measure the
     controller, not a cold numba cache (CI starts cold)."""
-    from c4tui.engine.search import _warmup
+    from c4tui.engine.controller import _warmup
 
     _warmup()
 

@@ -22,7 +22,7 @@ from .external_search import ExternalSearch
 from .settings import SOLVER_HASH_MB, SOLVER_THREADS
 
 if TYPE_CHECKING:
-    from c4tui.engine.search import SearchController
+    from c4tui.engine.controller import SearchController
     from c4tui.engine.solver import Solver
 
 #: The analysis search and the exact solver run at a lower CPU priority than the UI.
@@ -114,8 +114,8 @@ class EngineLoader:
                 return
             self._set(EngineState.LOADING)
             warmup.warmup()  # loads from numba's cache (compiles whatever is missing)
+            from c4tui.engine.controller import SearchController
             from c4tui.engine.position import Position
-            from c4tui.engine.search import SearchController
             from c4tui.engine.solver import SearchAborted, Solver
             from c4tui.engine.verdict import threat_verdict
 

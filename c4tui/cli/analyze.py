@@ -168,9 +168,10 @@ def analyze(
 
     Switches left out keep the search's defaults (docs/analysis.md).
     """
+    from c4tui.engine.controller import SearchController
     from c4tui.engine.geometry import SIZE
     from c4tui.engine.position import IllegalMoveError, Position
-    from c4tui.engine.search import SearchController, SearchOptions
+    from c4tui.engine.search import SearchOptions
 
     try:
         pos = Position.parse(read_moves(moves))

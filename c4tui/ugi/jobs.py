@@ -31,7 +31,7 @@ from .limits import GoLimits
 
 if TYPE_CHECKING:  # these load numba: imported where first used, after ``isready``
     from c4tui.engine.booklink import BookLike
-    from c4tui.engine.search import SearchController
+    from c4tui.engine.controller import SearchController
     from c4tui.engine.solver import Solver, SolveResult
 
 #: Nodes of the analysis search that picks the move when an exact solve is cut short.
@@ -166,7 +166,7 @@ class Resources:
         with self._lock:
             if self._controller is None:
                 from c4tui.book import load_default
-                from c4tui.engine.search import SearchController
+                from c4tui.engine.controller import SearchController
 
                 self._controller = SearchController(book=load_default())
             return self._controller
@@ -343,7 +343,8 @@ class ExactJob(SearchJob):
 
     def _fallback(self) -> None:
         """Cut short: a move from a short analysis search (milliseconds)."""
-        from c4tui.engine.search import SearchOptions, run_search
+        from c4tui.engine.controller import run_search
+        from c4tui.engine.search import SearchOptions
 
         self.emit("info string exact solve cut short; move from a "
                   f"{FALLBACK_NODES}-node analysis search")

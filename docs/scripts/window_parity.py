@@ -9,8 +9,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from c4tui.engine.controller import SearchController
 from c4tui.engine.position import Position
-from c4tui.engine.search import SearchController, SearchOptions
+from c4tui.engine.search import SearchOptions
 
 DATA = Path(__file__).resolve().parents[2] / "tests" / "data" / "positions.txt"
 

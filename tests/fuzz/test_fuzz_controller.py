@@ -19,8 +19,9 @@ import time
 from functools import cache, partial
 from pathlib import Path
 
+from c4tui.engine.controller import SearchController
 from c4tui.engine.position import Position
-from c4tui.engine.search import SearchController, SearchOptions, SearchState
+from c4tui.engine.search import SearchOptions, SearchState
 from fuzzkit import count, fuzz
 from hypothesis import given
 from hypothesis import strategies as st

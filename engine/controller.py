@@ -1,0 +1,779 @@
+"""The search controller: MILTON's iterative deepening in a background thread.
+
+:class:`SearchController` runs the analysis search of :mod:`c4tui.engine.search` in a
+worker thread (the kernels release the GIL), can pause it exactly (the kernel sleeps in
+place, using no CPU), step it by iterations or nodes, limit its nodes, answers a root that
+is in the books from them, and offers a non-blocking :meth:`SearchController.snapshot`
+for a UI to poll. :func:`run_search` runs one search to its end for scripts.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import analysis_kernel as K
+from .analysis_eval import EG_WORDS, INF, WIN
+from .analysis_tt import ZOBRIST, new_buckets, new_table, table_entries
+from .book_line import book_answer
+from .booklink import BookLike, book_args
+from .geometry import CENTER_ORDER, H1, HEIGHT, SIZE, WIDTH
+from .mem import address
+from .position import Position
+from .scores import win_score
+from .seam import (
+    Band,
+    IterationReport,
+    PathEntry,
+    SearchResult,
+    SearchState,
+    Snapshot,
+    check_node_limit,
+)
+from .search import SearchOptions, aspiration_window, classify, zobrist_key
+from .solver import Solver
+
+__all__ = ["SearchController", "run_search"]
+
+#: Entries of the recognition table (MILTON's table 3), which survives between searches.
+REC_ENTRIES = 1 << 16
+_NO_LIMIT = K.NEVER
+
+
+@dataclass(frozen=True)
+class _Request:
+    """A search for the worker: ``cont`` continues the last one (tables and iterations
+    kept) one iteration deeper."""
+
+    pos: Position
+    opts: SearchOptions
+    gen: int
+    cont: bool = False
+
+
+class SearchController:
+    """Runs analysis searches in a worker thread; every method returns promptly.
+
+    :meth:`start` only hands the position to the worker (which stops the previous search,
+    allocates the tables and loads the book), so a UI may call it from its own thread.
+    Commands that arrive while the worker prepares apply to the new search once it runs.
+
+    The controller owns the kernel buffers: the control array the kernel polls at every
+    node, the path and PV tables, tables 1 and 2 (cleared at each start) and table 3 (the
+    recognition table, kept between searches).
+    """
+
+    def __init__(self, nice: int = 0, book: BookLike | None = None) -> None:
+        """``nice``: run the worker at this lower CPU priority (Linux; a UI keeps the cores
+        it needs), whichever thread calls :meth:`start`. ``book``: the books the searches
+        probe when their options say ``use_book`` (``c4tui.book.load_default()``)."""
+        self._nice = nice
+        self._lock = threading.Lock()
+        self._cond = threading.Condition(self._lock)
+        self._ctl = np.zeros(K.C_SIZE, dtype=np.int64)
+        self._st = np.zeros(K.S_SIZE, dtype=np.int64)
+        self._path = np.zeros(K.MAX_PLY * 4, dtype=np.int64)
+        self._pv = np.zeros(K.MAX_PLY * K.MAX_PLY, dtype=np.int64)
+        self._pvlen = np.zeros(K.MAX_PLY, dtype=np.int64)
+        self._kill = np.full(K.MAX_PLY * 2, -1, dtype=np.int64)
+        self._order = np.zeros(K.MAX_PLY * 8, dtype=np.int64)
+        self._eg = np.zeros(EG_WORDS, dtype=np.int64)
+        self._rec = new_table(REC_ENTRIES)
+        self._tt: np.ndarray | None = None  # tables 1 and 2, interleaved buckets
+        self._thread: threading.Thread | None = None  # the worker, while it has work
+        self._request: _Request | None = None  # the next search for the worker
+        self._running = False  # the worker is preparing or running a search
+        self._gen = 0  # number of the newest search; older ones publish nothing
+        self._last: _Request | None = None  # the newest search (for a continuation)
+        # Until the worker has prepared the newest search, the control array still belongs
+        # to the previous one: commands are kept here and applied when the search begins.
+        self._setup = False
+        self._start_cmd = K.CMD_RUN
+        self._start_pause_at = K.NEVER
+        self._limit = _NO_LIMIT  # the node limit the user set
+        self._limit_lifted = False  # stepping past the node limit (restored on resume)
+        self._nodes_base = 0  # nodes shown while preparing (a continuation keeps its count)
+        self._state = SearchState.IDLE
+        self._iterations: list[IterationReport] = []
+        self._result: SearchResult | None = None
+        self._depth = 0
+        self._step_iteration = False
+        self._driver_paused = False
+        self._pause_requested = False
+        self._t0 = 0.0
+        self._paused_total = 0.0
+        self._paused_since: float | None = None
+        self._error: BaseException | None = None
+        self._final_elapsed = 0.0
+        self._pauses_seen = 0
+        self._books = book  # what the searches probe when their options use a book
+        self._book: BookLike | None = None  # this search's (kept alive: the kernel reads it)
+        self._exact: Solver | None = None  # answers roots that are in the books
+
+    # -------------------------------------------------------------- commands
+    def start(self, pos: Position, opts: SearchOptions | None = None, *,
+              paused: bool = False) -> None:
+        """Search ``pos`` (the running search, if any, is stopped); returns at once.
+
+        ``paused``: prepare the search but wait for :meth:`resume` or a step.
+        """
+        opts = opts or SearchOptions()
+        if pos.is_over:
+            raise ValueError("start: the game is over, there is nothing to search")
+        with self._cond:
+            self._gen += 1
+            self._request = self._last = _Request(pos.copy(), opts, self._gen)
+            self._ctl[K.C_CMD] = K.CMD_STOP  # the running search unwinds within a node
+            self._publish_start(paused, opts.node_limit, keep=False)
+            self._ensure_worker()
+
+    def pause(self) -> None:
+        """Pause the search where it is (inside the kernel, at the next node)."""
+        with self._cond:
+            if self._state is not SearchState.SEARCHING or self._stopping():
+                return
+            self._pause_requested = True
+            if self._setup:
+                self._start_cmd = K.CMD_PAUSE
+            else:
+                self._ctl[K.C_CMD] = K.CMD_PAUSE
+                self._take_back_unseen_resume()
+            self._mark_paused()
+
+    def resume(self) -> None:
+        """Continue a paused search to its end (or its limits)."""
+        with self._cond:
+            if not self._state.active:
+                return
+            self._step_iteration = False
+            if self._limit_lifted:  # the steps are over: the node limit holds again
+                self._limit_lifted = False
+                if not self._setup:
+                    self._ctl[K.C_LIMIT] = self._limit
+            self._go()
+
+    def step_iteration(self) -> bool:
+        """Run to the end of the next iteration (the current one if paused inside it),
+        then pause. A search that was stopped or reached its node limit continues one
+        iteration deeper, with its tables (stepping ignores the node limit until
+        :meth:`resume`). False if there is nothing to step (no search, or it is done)."""
+        with self._cond:
+            if self._state.active:
+                self._step_iteration = True
+                if self._is_paused_locked():
+                    self._go()
+                return True
+            return self._continue_locked(step_iteration=True, pause_at=K.NEVER)
+
+    def step_nodes(self, n: int) -> bool:
+        """Run ``n`` more nodes, then pause (counting continues across iterations); a
+        stopped search continues as in :meth:`step_iteration`. False if nothing to step."""
+        if n < 1:
+            raise ValueError(f"step nodes {n}: expected a positive count")
+        with self._cond:
+            if self._state.active:
+                self._step_iteration = False
+                base = self._nodes_base if self._setup else int(self._ctl[K.C_NODES])
+                self._go(base + n)
+                return True
+            res = self._result
+            return res is not None and self._continue_locked(
+                step_iteration=False, pause_at=res.nodes + n)
+
+    def set_node_limit(self, n: int | None) -> None:
+        """Change the node limit of the running search (None: unlimited)."""
+        check_node_limit(n)
+        with self._cond:
+            self._limit = _NO_LIMIT if n is None else n
+            if not self._setup and not self._limit_lifted:
+                self._ctl[K.C_LIMIT] = self._limit
+            self._cond.notify_all()
+
+    def stop(self) -> None:
+        """Ask the search to stop; returns at once (the worker ends it within milliseconds)."""
+        with self._cond:
+            self._start_cmd = K.CMD_STOP
+            self._ctl[K.C_CMD] = K.CMD_STOP
+            self._cond.notify_all()
+
+    def close(self, timeout: float = 5.0) -> None:
+        """Stop the search and wait for the worker to end."""
+        with self._cond:
+            if self._request is not None:  # never began: it ends here
+                self._request = None
+                if self._setup:
+                    self._finish(self._gen, SearchState.STOPPED, None)
+            self._start_cmd = K.CMD_STOP
+            self._ctl[K.C_CMD] = K.CMD_STOP
+            self._cond.notify_all()
+            t = self._thread
+        if t is not None and t is not threading.current_thread():
+            t.join(timeout)
+            if t.is_alive():  # pragma: no cover - would be a kernel bug
+                raise RuntimeError("analysis thread did not stop")
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until the search ends; False on timeout. Not for the UI thread."""
+        with self._cond:
+            return self._cond.wait_for(
+                lambda: self._request is None and not self._running, timeout)
+
+    def wait_paused(self, timeout: float | None = None) -> bool:
+        """Block until the search is actually paused, or has ended; False on timeout."""
+        end = None if timeout is None else time.monotonic() + timeout
+        while True:
+            with self._lock:
+                if not self._state.active or self._is_paused_locked():
+                    return True
+            if end is not None and time.monotonic() >= end:
+                return False
+            time.sleep(0.001)
+
+    # ------------------------------------------------------------ queries
+    @property
+    def state(self) -> SearchState:
+        return self.snapshot().state
+
+    def snapshot(self) -> Snapshot:
+        """A consistent view of the search; never waits for the search."""
+        with self._lock:
+            state = self._state
+            if state.active:
+                paused = self._pause_requested or self._is_paused_locked()
+                state = SearchState.PAUSED if paused else SearchState.SEARCHING
+                if paused:
+                    self._mark_paused()
+            res = self._result
+            nodes = self._nodes_base if self._setup else int(self._ctl[K.C_NODES])
+            if res is not None:  # a root answered without the kernel reports its own count
+                nodes = res.nodes
+            elapsed = self._active()
+            its = tuple(self._iterations)
+            last = its[-1] if its else None
+            top = res if res is not None else last
+            return Snapshot(
+                state=state,
+                depth=self._depth,
+                nodes=nodes,
+                nps=int(nodes / elapsed) if elapsed > 0 else 0,
+                elapsed=elapsed,
+                best_move=top.best_move if top else None,
+                score=top.score if top else None,
+                band=top.band if top else None,
+                iterations=its,
+                result=res,
+                value=top.value if top else None,
+                preparing=self._setup and state.active,
+            )
+
+    def path(self) -> tuple[PathEntry, ...]:
+        """The search path while the kernel is paused (empty otherwise)."""
+        with self._lock:
+            if not self._state.active or not self._kernel_paused():
+                return ()
+            n = int(self._ctl[K.C_PATHLEN])
+            p = self._path
+            return tuple(
+                PathEntry(i, int(p[4 * i]), int(p[4 * i + 1]), int(p[4 * i + 2]),
+                          int(p[4 * i + 3]))
+                for i in range(min(n, K.MAX_PLY))
+            )
+
+    @property
+    def result(self) -> SearchResult | None:
+        with self._lock:
+            return self._result
+
+    @property
+    def error(self) -> BaseException | None:
+        """An exception raised in the search thread (a bug), if any."""
+        return self._error
+
+    # ------------------------------------------------------------ internals
+    def _publish_start(self, paused: bool, limit: int | None, keep: bool) -> None:
+        """Reset what a snapshot shows for a new search (``keep``: a continuation)."""
+        now = time.perf_counter()
+        if keep:
+            self._t0 = now - self._final_elapsed
+            self._nodes_base = self._result.nodes if self._result is not None else 0
+        else:
+            self._t0 = now
+            self._nodes_base = 0
+            self._iterations = []
+            self._limit = _NO_LIMIT if limit is None else limit
+        self._limit_lifted = False
+        self._result = None
+        self._depth = len(self._iterations) + 1
+        self._step_iteration = False
+        self._driver_paused = False
+        self._pause_requested = paused
+        self._start_cmd = K.CMD_PAUSE if paused else K.CMD_RUN
+        self._start_pause_at = K.NEVER
+        self._paused_total = 0.0
+        self._paused_since = now if paused else None
+        self._pauses_seen = 0
+        self._error = None
+        self._setup = True
+        self._state = SearchState.SEARCHING
+
+    def _continue_locked(self, step_iteration: bool, pause_at: int) -> bool:
+        last = self._last
+        if last is None or self._state not in (SearchState.STOPPED, SearchState.NODE_LIMIT):
+            return False
+        empties = SIZE - last.pos.ply
+        max_depth = empties if last.opts.max_depth is None else min(last.opts.max_depth,
+                                                                     empties)
+        if self._iterations and self._iterations[-1].depth >= max_depth:
+            return False
+        self._gen += 1
+        self._request = self._last = _Request(last.pos, last.opts, self._gen, cont=True)
+        self._publish_start(False, None, keep=True)
+        self._step_iteration = step_iteration
+        self._start_pause_at = pause_at
+        self._limit_lifted = True
+        self._ensure_worker()
+        return True
+
+    def _ensure_worker(self) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._work, name="c4-analysis", daemon=True)
+            self._thread.start()
+        self._cond.notify_all()
+
+    def _work(self) -> None:
+        """The worker: run the newest request, until there is none."""
+        if self._nice:
+            try:
+                os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), self._nice)
+            except (AttributeError, OSError):
+                pass  # not Linux, or not permitted: normal priority
+        while True:
+            with self._cond:
+                req = self._request
+                self._request = None
+                self._running = req is not None
+                if req is None:
+                    self._thread = None
+                    self._cond.notify_all()
+                    return
+            try:
+                self._run(req)
+            except BaseException as e:  # pragma: no cover - a bug: reported by .error
+                self._error = e
+                with self._lock:
+                    self._finish(req.gen, SearchState.STOPPED, None)
+            finally:
+                with self._cond:
+                    self._running = False
+                    self._cond.notify_all()
+
+    def _run(self, req: _Request) -> None:
+        self._prepare(req)
+        with self._cond:
+            if req.gen != self._gen:  # superseded while preparing
+                return
+            c = self._ctl
+            c[K.C_CMD] = self._start_cmd
+            c[K.C_PAUSE_AT] = self._start_pause_at
+            c[K.C_LIMIT] = K.NEVER if self._limit_lifted else self._limit
+            self._setup = False
+        self._search(req)
+
+    def _prepare(self, req: _Request) -> None:
+        """Tables, control words and book of a search (worker thread, without the lock:
+        a large table takes seconds to allocate)."""
+        opts = req.opts
+        c = self._ctl
+        counts = c[K.C_NODES], c[K.C_PROBES], c[K.C_HITS]
+        if not req.cont:
+            entries = table_entries(opts.hash_mb)
+            if self._tt is None or len(self._tt) != entries * 4:
+                self._tt = None  # free the old tables before allocating the new ones
+                self._tt = new_buckets(entries)
+            else:
+                self._tt.fill(0)
+            self._kill.fill(-1)
+        c.fill(0)
+        c[K.C_CMD] = K.CMD_PAUSE  # until the commands are applied
+        c[K.C_PAUSE_AT] = K.NEVER
+        if req.cont:  # counts run on across the continuation
+            c[K.C_NODES], c[K.C_PROBES], c[K.C_HITS] = counts
+        st = self._st
+        st[K.S_CTL] = address(c)
+        st[K.S_PATH] = address(self._path)
+        st[K.S_PV] = address(self._pv)
+        st[K.S_PVLEN] = address(self._pvlen)
+        st[K.S_T1] = address(self._tt)
+        st[K.S_T2] = address(self._tt) + 16
+        st[K.S_TMASK] = len(self._tt) // 4 - 1
+        st[K.S_REC] = address(self._rec)
+        st[K.S_RECMASK] = REC_ENTRIES - 1
+        st[K.S_KILL] = address(self._kill)
+        st[K.S_ORDER] = address(self._order)
+        st[K.S_EG] = address(self._eg)
+        st[K.S_FLAGS] = (
+            (K.F_PVS if opts.pvs else 0)
+            | (K.F_QUIES if opts.quiescence else 0)
+            | (K.F_EXT if opts.extensions else 0)
+            | (K.F_KILL if opts.killers else 0)
+            | (K.F_RECOG if opts.recognition else 0)
+            | (K.F_THREATS if opts.threat_ordering else 0)
+        )
+        st[K.S_EXACT] = 0
+        self._book = self._books if opts.use_book else None
+        args = book_args(self._book)
+        st[K.S_BOOK:K.S_BOOK + 4] = args
+
+    def _kernel_paused(self) -> bool:
+        return (not self._setup and self._ctl[K.C_PAUSED] == 1
+                and self._ctl[K.C_PAUSES] != self._pauses_seen)
+
+    def _is_paused_locked(self) -> bool:
+        if self._setup:
+            return self._start_cmd == K.CMD_PAUSE
+        return self._driver_paused or self._kernel_paused()
+
+    def _mark_paused(self) -> None:
+        if self._paused_since is None:
+            self._paused_since = time.perf_counter()
+
+    def _unmark_paused(self) -> None:
+        if self._paused_since is not None:
+            self._paused_total += time.perf_counter() - self._paused_since
+            self._paused_since = None
+
+    def _active(self) -> float:
+        if not self._state.active and self._result is not None:
+            return self._final_elapsed
+        if self._state is SearchState.IDLE:
+            return 0.0
+        now = time.perf_counter()
+        t = now - self._t0 - self._paused_total
+        if self._paused_since is not None:
+            t -= now - self._paused_since
+        return max(t, 0.0)
+
+    def _take_back_unseen_resume(self) -> None:
+        """After a pause: if the kernel has not yet seen the resume before it (it looks
+        every 2 ms), it stays in the same pause loop and counts no new pause, so that pause
+        is the one to show (otherwise wait_paused would wait forever). If it is just
+        leaving the loop, it pauses again at its next node and counts that pause."""
+        c = self._ctl
+        if c[K.C_PAUSED] == 1 and c[K.C_PAUSES] == self._pauses_seen:
+            self._pauses_seen = int(c[K.C_PAUSES]) - 1
+
+    def _stopping(self) -> bool:
+        """A stop was asked for: no pause or resume may undo it."""
+        cmd = self._start_cmd if self._setup else self._ctl[K.C_CMD]
+        return cmd == K.CMD_STOP
+
+    def _go(self, pause_at: int = K.NEVER) -> None:
+        if self._stopping():
+            return
+        self._pause_requested = False
+        self._unmark_paused()
+        if self._setup:
+            self._start_cmd = K.CMD_RUN
+            self._start_pause_at = pause_at
+            return
+        # Read the pause count before publishing the new target: a kernel that reaches a
+        # near target (step_nodes(1)) between the two would otherwise count its pause into
+        # the baseline, and the pause would never be seen.
+        self._pauses_seen = int(self._ctl[K.C_PAUSES])
+        self._ctl[K.C_PAUSE_AT] = pause_at
+        self._ctl[K.C_CMD] = K.CMD_RUN
+        self._driver_paused = False
+        self._cond.notify_all()
+
+    def _between_iterations(self) -> bool:
+        """Pause point of the driver; False if the search must end (stop or limit)."""
+        with self._cond:
+            while self._ctl[K.C_CMD] == K.CMD_PAUSE:
+                self._driver_paused = True
+                self._cond.wait(0.05)
+            self._driver_paused = False
+            if self._ctl[K.C_CMD] == K.CMD_STOP:
+                self._ctl[K.C_ABORT] = K.ABORT_STOP
+                return False
+            if self._ctl[K.C_NODES] >= self._ctl[K.C_LIMIT]:
+                self._ctl[K.C_ABORT] = K.ABORT_LIMIT
+                return False
+            return True
+
+    def _root(self, pos: Position, key: int, d2: int, alpha: int, beta: int) -> int:
+        return int(K.search_root(address(self._st), pos.current, pos.mask, key, pos.ply, d2,
+                                 alpha, beta))
+
+    def _pv_line(self) -> tuple[int, ...]:
+        n = int(self._pvlen[0])
+        return tuple(int(x) for x in self._pv[:n])
+
+    def _extend_pv(self, pos: Position, key: int, pv: tuple[int, ...],
+                   limit: int) -> tuple[int, ...]:
+        """The PV table's line, continued by the hash moves of tables 1 and 2 (a table
+        cutoff ends the PV table's line early; thesis 2.4, footnote 3)."""
+        p = pos.copy()
+        line = []
+        tt = self._tt
+        tmask = len(tt) // 4 - 1
+        for i in range(limit):
+            if p.is_over:
+                break
+            if i < len(pv):
+                mv = pv[i]
+            else:
+                mv = -1
+                idx = (key & tmask) * 4
+                for j in (idx, idx + 2):  # table 1, then table 2
+                    if int(tt[j]) == key:
+                        mv = ((int(tt[j + 1]) >> 26) & 7) - 1
+                        if mv >= 0:
+                            break
+            if mv < 0 or not p.can_play(mv):
+                break
+            key ^= int(ZOBRIST[(p.ply & 1) * 64 + mv * H1 + p.height(mv)])
+            p.play(mv)
+            line.append(mv)
+        return tuple(line)
+
+    def _abort_reason(self) -> SearchState:
+        aborted = self._ctl[K.C_ABORT] == K.ABORT_STOP
+        return SearchState.STOPPED if aborted else SearchState.NODE_LIMIT
+
+    def _answer_from_book(self, pos: Position, gen: int) -> bool:
+        """A root in the books is answered from them: exact score, move and line (one
+        report, no iterations). False if the root is in no book."""
+        if self._exact is None or self._exact.book is not self._book:
+            self._exact = Solver(hash_mb=16, book=self._book)  # finds the moves (1 thread)
+        t0 = time.perf_counter()
+        ans = book_answer(pos, self._book, self._exact)
+        if ans is None:
+            return False
+        dt = time.perf_counter() - t0
+        value = int(K.book_value(ans.score, pos.ply))
+        rep = IterationReport(
+            depth=len(ans.pv), alpha=-INF, beta=INF, fail_highs=0, fail_lows=0,
+            score=ans.score, band=Band.EXACT, best_move=ans.best_move, nodes=ans.nodes,
+            nps=int(ans.nodes / dt) if dt > 0 else 0, tt_probes=0, tt_hits=0, hit_rate=0.0,
+            tt_fill=0.0, elapsed=dt, pv=ans.pv, value=value, total_nodes=ans.nodes,
+            total_elapsed=dt, from_book=True)
+        with self._lock:
+            if gen == self._gen:
+                self._iterations = [rep]
+            self._finish(gen, SearchState.DONE, SearchResult(
+                ans.best_move, ans.score, Band.EXACT, ans.pv, ans.nodes, len(ans.pv),
+                SearchState.DONE, value))
+        return True
+
+    def _search(self, req: _Request) -> None:
+        """The iterative-deepening driver (worker thread)."""
+        pos, opts, gen = req.pos, req.opts, req.gen
+        legal = pos.legal_moves()
+        empties = SIZE - pos.ply
+        # a win at once needs no search
+        for c in legal:
+            if pos.is_winning_move(c):
+                score, value = win_score(pos.ply), WIN - pos.ply - 1
+                rep = IterationReport(
+                    depth=1, alpha=-INF, beta=INF, fail_highs=0, fail_lows=0, score=score,
+                    band=Band.EXACT, best_move=c, nodes=0, nps=0, tt_probes=0, tt_hits=0,
+                    hit_rate=0.0, tt_fill=0.0, elapsed=0.0, pv=(c,), value=value)
+                with self._lock:
+                    if gen == self._gen:
+                        self._iterations = [rep]
+                    self._finish(gen, SearchState.DONE, SearchResult(
+                        c, score, Band.EXACT, (c,), 0, 1, SearchState.DONE, value))
+                return
+        if self._book is not None and self._answer_from_book(pos, gen):
+            return
+        key = zobrist_key(pos)
+        max_depth = empties if opts.max_depth is None else min(opts.max_depth, empties)
+        ctl = self._ctl
+        reason = SearchState.DONE
+        with self._lock:
+            done = list(self._iterations) if req.cont else []
+        best_move = done[-1].best_move if done else -1
+        values = {it.depth: it.value for it in done}  # root value of each iteration
+        for depth in range(len(done) + 1, max_depth + 1):
+            with self._lock:
+                if gen == self._gen:
+                    self._depth = depth  # the iteration about to run (or paused before)
+            if not self._between_iterations():
+                reason = self._abort_reason()
+                break
+            exact = depth >= empties
+            self._st[K.S_EXACT] = 1 if exact else 0
+            d2 = 2 * depth
+            n0, p0, h0 = int(ctl[K.C_NODES]), int(ctl[K.C_PROBES]), int(ctl[K.C_HITS])
+            with self._lock:
+                t0 = self._active()
+            fh = fl = 0
+            it_move = -1
+            it_pv: tuple[int, ...] = ()
+            aborted = False
+            if opts.mtdf:
+                g = values.get(depth - 1, 0)
+                lower, upper = -INF, INF
+                while lower < upper:
+                    b = g + 1 if g == lower else g
+                    g = self._root(pos, key, d2, b - 1, b)
+                    if ctl[K.C_ABORT]:
+                        aborted = True
+                        break
+                    if g < b:
+                        upper = g
+                        fl += 1
+                    else:
+                        lower = g
+                        fh += 1
+                        if self._pvlen[0] > 0:
+                            it_move = int(self._pv[0])
+                            it_pv = self._pv_line()
+                v, alpha, beta = g, lower, upper
+            else:
+                alpha, beta = (aspiration_window(values, depth, opts.window_parity)
+                               if opts.aspiration else (-INF, INF))
+                repeated = False
+                while True:
+                    v = self._root(pos, key, d2, alpha, beta)
+                    if ctl[K.C_ABORT]:
+                        aborted = True
+                        break
+                    if v <= alpha and alpha > -INF:
+                        fl += 1
+                        if repeated:
+                            alpha, beta = -INF, INF
+                        else:
+                            repeated = True
+                            alpha, beta = -INF, v + 2
+                        continue
+                    if v >= beta and beta < INF:
+                        fh += 1
+                        if repeated:
+                            alpha, beta = -INF, INF
+                        else:
+                            repeated = True
+                            alpha, beta = v - 2, INF
+                        continue
+                    break
+                if not aborted and self._pvlen[0] > 0:
+                    it_move = int(self._pv[0])
+                    it_pv = self._pv_line()
+            if aborted:
+                reason = self._abort_reason()
+                break
+            if it_move < 0:  # lost at once whatever we play, or nothing better known
+                it_move = best_move if best_move >= 0 else _fallback_move(pos)
+                it_pv = (it_move,)
+            it_pv = self._extend_pv(pos, key, it_pv, max(depth, len(it_pv)))
+            best_move = it_move
+            values[depth] = v
+            score, band = classify(v, exact)
+            with self._lock:
+                el = self._active()
+            nodes = int(ctl[K.C_NODES])
+            probes = int(ctl[K.C_PROBES]) - p0
+            hits = int(ctl[K.C_HITS]) - h0
+            it_nodes = nodes - n0
+            dt = el - t0
+            rep = IterationReport(
+                depth=depth, alpha=int(alpha), beta=int(beta), fail_highs=fh, fail_lows=fl,
+                score=score, band=band, best_move=best_move, nodes=it_nodes,
+                nps=int(it_nodes / dt) if dt > 0 else 0, tt_probes=probes, tt_hits=hits,
+                hit_rate=hits / probes if probes else 0.0, tt_fill=self._fill(),
+                elapsed=dt, pv=it_pv, value=int(v), total_nodes=nodes, total_elapsed=el,
+            )
+            with self._lock:
+                if gen != self._gen:  # superseded: the new search publishes
+                    return
+                self._iterations.append(rep)
+                if self._step_iteration:  # step_iteration(): pause after this one
+                    self._step_iteration = False
+                    if self._ctl[K.C_CMD] == K.CMD_RUN:
+                        self._ctl[K.C_CMD] = K.CMD_PAUSE
+                        self._pause_requested = True
+                        self._mark_paused()
+        with self._lock:
+            its = self._iterations
+            if its:
+                last = its[-1]
+                res = SearchResult(last.best_move, last.score, last.band, last.pv,
+                                   int(ctl[K.C_NODES]), last.depth, reason, last.value)
+            else:
+                mv = int(self._pv[0]) if self._pvlen[0] > 0 else _fallback_move(pos)
+                res = SearchResult(mv, 0, Band.HEURISTIC, (mv,), int(ctl[K.C_NODES]), 0,
+                                   reason, 0)
+            self._finish(gen, reason, res)
+
+    def _finish(self, gen: int, state: SearchState, res: SearchResult | None) -> None:
+        """End search ``gen`` (lock held); nothing happens if a newer one was started."""
+        if gen != self._gen:
+            return
+        self._unmark_paused()
+        self._final_elapsed = max(time.perf_counter() - self._t0 - self._paused_total, 0.0)
+        self._result = res
+        self._state = state
+        self._driver_paused = False
+        self._setup = False
+        self._depth = self._iterations[-1].depth if self._iterations else 0
+        self._ctl[K.C_PAUSED] = 0
+        self._cond.notify_all()
+
+    def _fill(self) -> float:
+        # estimated from the first 16K buckets (addresses are hashed, so a fair sample),
+        # like chess engines' "hashfull": counting 16 MB after every iteration would cost
+        # more than a shallow iteration
+        sample = self._tt[: 4 * 16384]
+        return np.count_nonzero(sample[1::2]) / (len(sample) // 2)
+
+
+def _fallback_move(pos: Position) -> int:
+    """A move when the search found none better: block an acute threat, else the centre."""
+    legal = pos.legal_moves()
+    q = pos.copy()
+    q.current ^= q.mask  # the opponent's view: where would they win?
+    for c in legal:
+        if q.is_winning_move(c):
+            return c
+    for c in CENTER_ORDER:
+        if c in legal:
+            return c
+    return legal[0]
+
+
+def run_search(pos: Position, opts: SearchOptions | None = None,
+               controller: SearchController | None = None,
+               book: BookLike | None = None) -> SearchResult:
+    """Search ``pos`` to the end in this thread's time (a convenience for scripts);
+    ``book`` is for a controller made here."""
+    ctl = controller or SearchController(book=book)
+    ctl.start(pos, opts)
+    ctl.wait()
+    if ctl.error is not None:
+        raise ctl.error
+    res = ctl.result
+    assert res is not None
+    return res
+
+
+def _warmup() -> None:
+    """Load (or compile) every analysis kernel: called by ``c4tui.engine.warmup``."""
+    import numpy as _np
+
+    from .analysis_eval import threat_fill
+
+    threat_fill(_np.uint64(0), _np.uint64(0))
+    ctl = SearchController()
+    # an opening (evaluation, quiescence, tables) and an endgame (recognizer, exact mode)
+    for moves in ("4453", "5252153716735222535361161417246636774"):
+        ctl.start(Position.from_moves(moves), SearchOptions(node_limit=2_000, use_book=True))
+        ctl.wait()
+
+    ctl.close()
+
+
+assert HEIGHT == 6 and WIDTH == 7
