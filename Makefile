@@ -19,11 +19,12 @@ test: $(VENV)/.installed browser
 	$(BIN)/pytest -q $(PYTEST_ARGS)
 
 # The long run of the fuzzers and crash tests (docs/reliability.md): at least 10,000 random
-# cases per surface instead of the small deterministic share of `make test` (about 30 min
+# cases per surface instead of the small deterministic share of `make test` (about 50 min
 # on two cores). FUZZ_REPORT names a JSON file for the case counts.
 fuzz: $(VENV)/.installed
 	C4TUI_FUZZ_LONG=1 C4TUI_FUZZ_REPORT=$(FUZZ_REPORT) \
-	  $(BIN)/pytest -q -p no:cacheprovider tests/fuzz tests/test_reliability_crash.py $(PYTEST_ARGS)
+	  $(BIN)/pytest -q -p no:cacheprovider tests/fuzz tests/test_reliability_crash.py \
+	  tests/test_reliability_quit.py $(PYTEST_ARGS)
 
 # The browser test of `c4tui serve` drives Debian's chromium through chromedriver. Run as
 # root (CI) this installs both when missing; otherwise, or if the install fails, it says so

@@ -48,3 +48,17 @@ def test_parse_game_drops_a_bom():
     """A BOM at the start of text (pasted or read without utf-8-sig) is not a move."""
     assert parse_game("\ufeff4453").position.digits() == "4453"
     assert parse_game(format_game(Game(Position.parse("44")))).position.digits() == "44"
+
+
+def test_solve_exits_2_on_a_bad_line_and_answers_the_others():
+    """A bad position is bad input (exit 2, cli/errors.py); it was 1 (failure)."""
+    from typer.testing import CliRunner
+
+    from c4tui.cli import app
+
+    r = CliRunner().invoke(app, ["solve", "--hash", "1", "44", "4x", "4444444"])
+    assert r.exit_code == 2, r.output
+    assert [ln.split()[0] for ln in r.stdout.splitlines()] == ["44"]  # the good line
+    assert r.stderr.splitlines() == [
+        "c4tui: line 2: character 2 'x': not a column (expected 1-7)",
+        "c4tui: line 3: move 7 (d): column d is full"]
