@@ -1,24 +1,19 @@
 """A race the controller fuzzer found (issue 16, docs/reliability.md): a pause sent within
 the kernel's 2 ms nap after a resume (space pressed twice quickly, or resume() then
-pause() from code) pauses the search, but the controller does not see the kernel's pause:
-``path()`` stays empty (the app's search-path panel is blank) and ``wait_paused()`` never
-returns. engine/search.py is not this test's file: it is marked xfail until the engine is
-fixed (not strict: under a heavy load the thread may be descheduled between the two calls,
-and the kernel then wakes in time; thirty tries make that unlikely).
+pause() from code) paused the search, but the controller did not see the kernel's pause:
+``path()`` stayed empty (the app's search-path panel blank) and ``wait_paused()`` never
+returned. Fixed in the controller (9a14a21, 1bf9bbb); this is its regression test.
 """
 
 from __future__ import annotations
 
 import time
 
-import pytest
 from c4tui.engine.controller import SearchController
 from c4tui.engine.position import Position
 from c4tui.engine.search import SearchOptions
 
 
-@pytest.mark.xfail(strict=False, reason="engine/search.py: resume() then pause() within the "
-                   "kernel's 2 ms nap is not seen as a kernel pause (reported, issue 16)")
 def test_resume_then_pause_at_once_shows_the_path():
     ctl = SearchController()
     try:

@@ -15,7 +15,6 @@ guard, so a deadlock fails the test instead of hanging it):
 from __future__ import annotations
 
 import threading
-import time
 from functools import cache, partial
 from pathlib import Path
 
@@ -28,8 +27,6 @@ from hypothesis import strategies as st
 
 #: Seconds any controller call may take (they return at once; wait() is given its own).
 BOUND = 30.0
-#: Longer than the kernel's sleep in its pause loop (2 ms).
-KERNEL_NAP = 0.005
 DATA = Path(__file__).resolve().parents[1] / "data" / "positions.txt"
 #: Positions of 4 to 20 discs from the test data (moves, as digits).
 POSITIONS = [ln.split()[0] for ln in DATA.read_text().splitlines()
@@ -114,10 +111,6 @@ def test_paused_and_stepped_search_is_exact(moves, bounds, start_paused, ops):
                 call(ctl.wait_paused, BOUND)
             elif name == "resume":
                 call(ctl.resume)
-                # a pause within the kernel's 2 ms nap after a resume is lost to wait_paused
-                # and path() (test_reliability_controller.py, a known engine bug): let the
-                # kernel wake first, so this test checks exactness, not that race
-                time.sleep(KERNEL_NAP)
             elif name in ("step_iteration", "step_nodes"):
                 # only from a pause: a paused search cannot end by itself meanwhile
                 call(ctl.pause)
@@ -129,7 +122,6 @@ def test_paused_and_stepped_search_is_exact(moves, bounds, start_paused, ops):
                     assert call(ctl.step_iteration)
                 else:
                     assert call(ctl.step_nodes, op[1])
-                time.sleep(KERNEL_NAP)  # the same race as after resume
                 call(ctl.wait_paused, BOUND)
             elif name == "snapshot":
                 snap = call(ctl.snapshot)
