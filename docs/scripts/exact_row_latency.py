@@ -6,7 +6,11 @@ move into DISCS discs is played, and the time from the app's handling of the mov
 board being given the exact values of the new position is taken; then the move is taken
 back.
 
-    .venv/bin/python docs/scripts/exact_row_latency.py [--discs 12] [--limit 25]
+    .venv/bin/python docs/scripts/exact_row_latency.py [--discs 12] [--limit 25] [--auto]
+        [--threads N]
+
+``--auto``: with the analysis search running too (the app's default); ``--threads``: the
+exact solver's threads instead of the app's setting (every core).
 """
 
 from __future__ import annotations
@@ -28,9 +32,9 @@ from c4tui.app import C4App, SearchSettings  # noqa: E402
 from c4tui.app.engine_view import EngineState, ExactStatus  # noqa: E402
 
 
-async def measure(discs: int, limit: int) -> list[float]:
+async def measure(discs: int, limit: int, auto: bool = False) -> list[float]:
     starts = [r[0] for r in load_positions() if len(r[0]) == discs - 1][:limit]
-    app = C4App(Position.from_moves(starts[0]), settings=SearchSettings(auto=False))
+    app = C4App(Position.from_moves(starts[0]), settings=SearchSettings(auto=auto))
     times: list[float] = []
     moved: list[float] = []  # when the app played the move
     shown: list[float] = []  # when the board was first drawn with its exact values
@@ -66,7 +70,7 @@ async def measure(discs: int, limit: int) -> list[float]:
                 await pilot.pause(0.05)
                 await pilot.press(str(c + 1))
                 while not shown:
-                    await asyncio.sleep(0.002)
+                    await asyncio.sleep(0.05)  # the times come from show(), not this poll
                 times.append(1000 * (shown[0] - moved[-1]))
                 await pilot.press("u")
     return times
@@ -76,8 +80,14 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--discs", type=int, default=12)
     ap.add_argument("--limit", type=int, default=25, help="start positions")
+    ap.add_argument("--auto", action="store_true", help="the analysis search runs too")
+    ap.add_argument("--threads", type=int, help="the exact solver's threads")
     args = ap.parse_args()
-    times = sorted(asyncio.run(measure(args.discs, args.limit)))
+    if args.threads:
+        import c4tui.app.loader as loader
+
+        loader.SOLVER_THREADS = args.threads
+    times = sorted(asyncio.run(measure(args.discs, args.limit, args.auto)))
     n = len(times)
     print(f"{n} moves into {args.discs} discs: median {statistics.median(times):.1f} ms, "
           f"p95 {times[int(0.95 * (n - 1))]:.1f} ms, max {times[-1]:.1f} ms, "
