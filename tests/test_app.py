@@ -503,6 +503,7 @@ async def test_80x24_shows_every_log_column_and_the_whole_analysis_line():
     from c4tui.app.widgets import AnalysisPanel, SearchLog, StatusLine
 
     app = make_app("4453")
+    app._poll = lambda: None  # the 4 Hz poll would redraw the panels from the (idle) bridge
     async with app.run_test(size=(80, 24)) as pilot:
         its = [_iteration(d, 470 + d if d % 2 else -(470 + d)) for d in range(1, 13)]
         snap = _snapshot(its)
