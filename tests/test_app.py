@@ -533,7 +533,7 @@ async def test_80x24_shows_every_log_column_and_the_whole_analysis_line():
 
 def test_search_log_folds_identical_proven_iterations():
     """Bug: 30-40 identical rows for a position the book or a quick proof settles."""
-    from c4tui.app.widgets.search_log import _rows
+    from c4tui.app.log_rows import iteration_rows as _rows
 
     pos = Position.from_moves("4453")
     its = [_iteration(1, 470), *[_iteration(d, -1, "recognized", nodes=10)

@@ -49,33 +49,29 @@ def _iteration_json(rep) -> dict:
     return d
 
 
-def _bound(v: int) -> str:
-    from c4tui.engine.analysis_eval import INF
-
-    return "-inf" if v <= -INF else "+inf" if v >= INF else str(v)
-
-
 def _score_text(score: int, band: str, ply: int) -> str:
     from c4tui.engine.scores import describe
 
     return f"{score:+d}" if band == "heuristic" else describe(score, ply)
 
 
-def _table(reps, ply: int):
+def _table(pos, snap):
+    """The app's search-log rows (one table for both, c4tui/app/log_rows.py) as a rich
+    table, moves as columns 1-7 like the rest of the command line; ``snap`` None: the
+    header only."""
     from rich.table import Table
+
+    from c4tui.app.log_rows import COLUMNS, iteration_rows
 
     t = Table(title="iterative deepening (MILTON)", header_style="bold", pad_edge=False,
               box=None)
-    for col in ("d", "window", "fh/fl", "score", "band", "mv", "nodes", "kn/s", "hit",
-                "fill", "sec", "pv"):
-        t.add_column(col, justify="left" if col in ("band", "pv", "window", "score") else "right",
-                     no_wrap=True)
-    for r in reps:
-        t.add_row(str(r.depth), f"{_bound(r.alpha)},{_bound(r.beta)}",
-                  f"{r.fail_highs}/{r.fail_lows}", _score_text(r.score, r.band, ply),
-                  str(r.band)[:5], str(r.best_move + 1), f"{r.nodes:,}", f"{r.nps / 1000:,.0f}",
-                  f"{100 * r.hit_rate:.0f}%", f"{100 * r.tt_fill:.1f}%", f"{r.elapsed:.3f}",
-                  _columns(r.pv))
+    for name, _ in COLUMNS:
+        t.add_column(name, justify="right", no_wrap=True)
+    t.add_column("pv", justify="left", no_wrap=True)
+    rows = iteration_rows(pos, snap, lambda _, pv: _columns(pv)) if snap is not None else ()
+    for row in rows:
+        t.add_row(*(row.cells.get(name, "") for name, _ in COLUMNS), row.pv,
+                  style="bold" if row.live else None)
     return t
 
 
@@ -97,13 +93,13 @@ def _run(ctl, pos, as_json: bool) -> None:
     console = Console()
     if not console.is_terminal:
         console = Console(width=max(console.width, 120))
-    with Live(_table([], pos.ply), console=console, refresh_per_second=8) as live:
+    with Live(_table(pos, None), console=console, refresh_per_second=8) as live:
         while True:
             done = ctl.wait(0.1)
             snap = ctl.snapshot()
             if len(snap.iterations) != shown or done:
                 shown = len(snap.iterations)
-                live.update(_table(snap.iterations, pos.ply))
+                live.update(_table(pos, snap))
             if done:
                 break
     console.print()
