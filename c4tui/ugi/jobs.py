@@ -11,8 +11,9 @@ Two kinds, chosen by the ``Exact`` option:
   line per completed iteration.
 
 Both use only the engine's public API (:mod:`c4tui.engine.solver`,
-:mod:`c4tui.engine.search`). Kernels run with the GIL released, so the protocol thread
-answers ``isready``, ``query`` and ``stop`` while a job searches.
+:mod:`c4tui.engine.search`, :mod:`c4tui.engine.controller`). Kernels run with the GIL
+released, so the protocol thread answers ``isready``, ``query`` and ``stop`` while a job
+searches.
 """
 
 from __future__ import annotations
