@@ -31,7 +31,9 @@ from pathlib import Path
 
 import numpy as np
 
-from .format import NO_SCORE, atomic_write
+from c4tui.atomicfile import atomic_write
+
+from .format import NO_SCORE
 
 MAGIC = b"C4CK"
 VERSION = 1
@@ -122,7 +124,7 @@ class Checkpoint:
 
     def save(self, path: str | Path) -> None:
         """Write atomically."""
-        atomic_write(Path(path), self.encode())
+        atomic_write(Path(path), self.encode(), overwrite=True)
 
     @classmethod
     def decode(cls, data: bytes, source: str) -> Checkpoint:

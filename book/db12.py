@@ -33,7 +33,9 @@ from pathlib import Path
 import numpy as np
 from c4tui.engine.geometry import BOARD, H1, MAX_SCORE, MIN_SCORE, WIDTH
 
-from .format import Book, BookError, atomic_write
+from c4tui.atomicfile import atomic_write
+
+from .format import Book, BookError
 from .keys import mirror_keys
 
 #: Disc count of every position in the database.
@@ -171,7 +173,7 @@ def save_cache(book: Book, path: Path) -> None:
     header = _CACHE_HEADER.pack(_CACHE_MAGIC, _CACHE_VERSION, DB12_PLY, len(book),
                                 book.plies, crc, book.checksum)
     path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write(path, header + keys + scores)
+    atomic_write(path, header + keys + scores, overwrite=True)
 
 
 def load_cache(path: Path) -> Book:

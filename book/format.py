@@ -31,13 +31,14 @@ from __future__ import annotations
 import hashlib
 import os
 import struct
-import tempfile
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 from c4tui.engine.geometry import MAX_SCORE, MIN_SCORE
+
+from c4tui.atomicfile import atomic_write
 
 MAGIC = b"C4BK"
 VERSION = 1
@@ -221,7 +222,7 @@ def decode(data: bytes, source: str = "book") -> Book:
 
 def save(book: Book, path: str | os.PathLike) -> None:
     """Write a book atomically (a temporary file renamed over ``path``)."""
-    atomic_write(Path(path), encode(book))
+    atomic_write(Path(path), encode(book), overwrite=True)
 
 
 def load(path: str | os.PathLike) -> Book:
@@ -236,34 +237,3 @@ def load(path: str | os.PathLike) -> Book:
     book = decode(data, str(p))
     book.path = p
     return book
-
-
-def atomic_write(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` so that readers see the old or the new file, never half.
-
-    The data goes to a temporary file in the same directory, is flushed to disk, and is
-    renamed over the target (an atomic replace on POSIX); then the directory is synced.
-    """
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        os.fchmod(fd, 0o644)  # mkstemp creates 0600; books and checkpoints are shared data
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    try:
-        dfd = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(dfd)
-        finally:
-            os.close(dfd)
-    except OSError:
-        pass

@@ -1,7 +1,7 @@
 """Atomic file writes: the one implementation for every file c4tui saves.
 
-It needs nothing but the standard library, so any layer can use it (the game files of
-the app and the CLI do; the book's files could).
+It needs nothing but the standard library, so any layer can use it: the game files of
+the app and the CLI, and the book's files (books, checkpoints, the converted database).
 """
 
 from __future__ import annotations
