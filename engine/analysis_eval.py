@@ -27,7 +27,7 @@ from numba import njit
 
 # Bitboard primitives are defined once, in .bitboard (re-exported here for the kernel).
 from .bitboard import popcount, winning_squares  # noqa: F401
-from .geometry import HEIGHT, SIZE, U_BOARD, U_BOTTOM, WIDTH
+from .geometry import COLUMN_MASKS, HEIGHT, SIZE, U_BOARD, U_BOTTOM, WIDTH
 from .mem import load_i64, load_u64, store_i64, store_u64
 
 WIN = 1000  #: real wins: WIN - (disc count when the four is made)
@@ -41,8 +41,7 @@ REC_MIN = REC - SIZE - 2
 _U1 = np.uint64(1)
 _U0 = np.uint64(0)
 _TOP_ROW = np.uint64(sum(1 << (c * (HEIGHT + 1) + HEIGHT - 1) for c in range(WIDTH)))
-_COLS = np.array([((1 << HEIGHT) - 1) << (c * (HEIGHT + 1)) for c in range(WIDTH)],
-                 dtype=np.uint64)
+_COLS = COLUMN_MASKS  # geometry's, defined once
 _S1 = np.uint64(1)
 
 

@@ -49,7 +49,7 @@ from .analysis_tt import (
 )
 from .bitboard import possible
 from .book_probe import BOOK_MISS, book_probe
-from .geometry import HEIGHT, SIZE, SQUARE_VALUES, WIDTH
+from .geometry import COLUMN_MASKS, HEIGHT, SIZE, SQUARE_VALUES, WIDTH
 from .mem import load_i64, sleep_us, store_i64
 
 # ---- control array (int64), shared with the Python controller
@@ -99,8 +99,7 @@ F_THREATS = 32
 
 MAX_PLY = 64
 
-_COLS = np.array([((1 << HEIGHT) - 1) << (c * (HEIGHT + 1)) for c in range(WIDTH)],
-                 dtype=np.uint64)
+_COLS = COLUMN_MASKS  # geometry's, defined once
 _U0 = np.uint64(0)
 _U1 = np.uint64(1)
 
