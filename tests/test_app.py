@@ -588,3 +588,25 @@ def test_without_colour_the_sides_differ_by_glyph():
     board.position = Position.from_moves("141516")  # Black: c1 g1; White: a4
     text = str(board.render())
     assert text.count("O∘") == 2 and "E•" in text
+
+
+@sync
+async def test_status_line_says_books_for_a_book_answer_without_nodes():
+    """Bug: a root whose children are all in the books is answered with 0 solver nodes,
+    and the status line called it 'a win at once'."""
+    from c4tui.engine.seam import Band, SearchResult, SearchState
+
+    from c4tui.app.engine_view import EngineState, EngineView
+    from c4tui.app.widgets import StatusLine
+
+    app = make_app("22132611366")
+    app._poll = lambda: None  # the test draws synthetic records
+    async with app.run_test(size=(80, 24)) as pilot:
+        it = _iteration(2, 0, "exact", nodes=0, from_book=True)
+        res = SearchResult(3, 0, Band.EXACT, (3, 4), 0, 2, SearchState.DONE, 0)
+        view = EngineView(EngineState.READY, app.settings, search_available=True,
+                          snapshot=_snapshot([it], state="done", nodes=0, result=res))
+        app.query_one(StatusLine).view = view
+        await pilot.pause()
+        status = _screen_lines(app.query_one(StatusLine))[0]
+        assert "from the books" in status and "win at once" not in status

@@ -66,10 +66,11 @@ class StatusLine(Widget):
         if snap is not None:
             res = snap.result
             last = snap.iterations[-1] if snap.iterations else None
-            if res is not None and res.nodes == 0 and last is not None and ext is None:
-                t.append("  a win at once: no search needed")
-            elif res is not None and last is not None and last.from_book:
+            # a book answer can take 0 nodes too (all children in the books): test it first
+            if res is not None and last is not None and last.from_book:
                 t.append(f"  from the books ({human_time(snap.elapsed)})")
+            elif res is not None and res.nodes == 0 and last is not None and ext is None:
+                t.append("  a win at once: no search needed")
             else:
                 # paused: the exact count, so that a step of N nodes shows
                 nodes = f"{snap.nodes:,}" if snap.state is SearchState.PAUSED \
