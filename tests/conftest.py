@@ -18,3 +18,16 @@ def tmp_home(tmp_path, monkeypatch):
     """Games go to a temporary data directory, never the real home."""
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
+
+
+@pytest.fixture
+def no_books(monkeypatch):
+    """Every book off (C4TUI_BOOK=none; external engines started by a test inherit it),
+    restored afterwards."""
+    from c4tui.book import load_default
+
+    monkeypatch.setenv("C4TUI_BOOK", "none")
+    load_default(reload=True)
+    yield
+    monkeypatch.delenv("C4TUI_BOOK")
+    load_default(reload=True)

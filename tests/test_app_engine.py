@@ -73,18 +73,6 @@ async def test_exact_values_and_verdict():
 DEEP = "233752167"
 
 
-@pytest.fixture
-def no_books(monkeypatch):
-    """The engine without its books (C4TUI_BOOK=none), restored afterwards."""
-    from c4tui.book import load_default
-
-    monkeypatch.setenv("C4TUI_BOOK", "none")
-    load_default(reload=True)
-    yield
-    monkeypatch.delenv("C4TUI_BOOK")
-    load_default(reload=True)
-
-
 @pytest.mark.usefixtures("no_books")
 @sync
 async def test_pause_step_and_path():

@@ -67,18 +67,6 @@ def assert_killed(proc: subprocess.Popen) -> None:
         raise AssertionError("the external engine outlived the app") from None
 
 
-@pytest.fixture
-def no_books(monkeypatch):
-    """Both engines without their books (the external one inherits C4TUI_BOOK)."""
-    from c4tui.book import load_default
-
-    monkeypatch.setenv("C4TUI_BOOK", "none")
-    load_default(reload=True)
-    yield
-    monkeypatch.delenv("C4TUI_BOOK")
-    load_default(reload=True)
-
-
 # ------------------------------------------------------------------ our own engine
 
 
