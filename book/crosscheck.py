@@ -11,10 +11,12 @@ The package is a test/benchmark extra (``bitbully`` pulls it in); it is used for
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field
 
 import numpy as np
 from c4tui.engine.geometry import H1, HEIGHT, WIDTH
+from c4tui.engine.scores import win_score
 
 from .keys import key_to_words
 
@@ -78,8 +80,6 @@ def crosscheck_8ply(keys: np.ndarray, scores: np.ndarray, max_mismatches: int = 
 # ------------------------------------------------------------- the 12-ply database
 def sample_indices(n: int, sample: int, seed: int) -> list[int]:
     """``min(sample, n)`` distinct indices of ``range(n)``, sorted, from ``seed``."""
-    import random
-
     return sorted(random.Random(seed).sample(range(n), min(sample, n)))
 
 
@@ -104,8 +104,6 @@ def minimax_value(pos, db, depth_left: int) -> int:
     A side that can win at once scores that win; a 12-disc position is looked up (the
     database leaves out exactly the positions with a win at once).
     """
-    from c4tui.engine.scores import win_score
-
     for c in range(WIDTH):
         if pos.can_play(c) and pos.is_winning_move(c):
             return win_score(pos.ply)
