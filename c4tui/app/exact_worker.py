@@ -1,17 +1,24 @@
 """The exact values of the viewed position's moves, from the perfect solver.
 
 One daemon thread solves the most recently requested position, one at a time, and also
-evaluates MILTON's threat-fill verdict for it (microseconds). The UI's tick aborts a solve
-that exceeds its time budget or whose position is no longer viewed (``Solver.stop`` only
-sets a flag).
+evaluates MILTON's threat-fill verdict for it (microseconds). When the viewed position is
+solved, the thread *ponders*: it solves the positions after each of its moves, best moves
+first, so that the move the user plays next shows its exact values at once (the 12- to
+16-disc middle game, which no book covers, takes up to a few hundred milliseconds per
+position). A new request stops a ponder at once; the UI's tick aborts a solve that
+exceeds its time budget or whose position is no longer viewed (``Solver.stop`` only sets
+a flag).
 """
 
 from __future__ import annotations
 
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
 
+from c4tui.engine.geometry import CENTER_ORDER
 from c4tui.engine.position import Position
 from c4tui.engine.seam import ThreatVerdict
 
@@ -19,23 +26,41 @@ from .engine_view import ExactEntry, ExactStatus
 from .loader import Engine, lower_thread_priority
 from .settings import EXACT_BUDGET
 
+#: Positions whose results are kept (least recently used dropped first): stepping through
+#: games for hours must not grow the memory.
+MAX_ENTRIES = 4096
+
+
+@dataclass(frozen=True)
+class _Job:
+    """The running solve: its position's key, when it started, whether it ponders and, if
+    so, the key of the wanted position whose child it is."""
+
+    key: int
+    started: float
+    ponder: bool
+    parent: int = 0
+
 
 class ExactWorker:
     """Solves what :meth:`want` asks for; :meth:`entry` and :meth:`verdict` read results."""
 
     def __init__(self, engine: Engine, budget: float = EXACT_BUDGET,
-                 on_done: Callable[[], None] | None = None) -> None:
-        """``on_done`` is called (on the worker thread) after each finished solve."""
+                 on_done: Callable[[], None] | None = None, ponder: bool = True) -> None:
+        """``on_done`` is called (on the worker thread) after each finished solve of a
+        wanted position; ``ponder``: solve the wanted position's children while idle."""
         self._engine = engine
         self._on_done = on_done
         self._budget = budget
+        self._ponder = ponder
         self._lock = threading.Lock()
         self._wake = threading.Event()
         self._quit = threading.Event()
         self._want: Position | None = None
-        self._job: tuple[int, float] | None = None  # (key, start time) of the running solve
-        self._entries: dict[int, ExactEntry] = {}
-        self._verdicts: dict[int, ThreatVerdict] = {}
+        self._job: _Job | None = None
+        self._entries: OrderedDict[int, ExactEntry] = OrderedDict()
+        self._verdicts: OrderedDict[int, ThreatVerdict] = OrderedDict()
+        self._given_up: set[int] = set()  # pondered children over the budget: not again
 
     def start(self) -> None:
         threading.Thread(target=self._loop, name="c4-exact", daemon=True).start()
@@ -49,6 +74,14 @@ class ExactWorker:
         """Solve ``pos`` next (None: nothing, e.g. a finished game)."""
         with self._lock:
             self._want = None if pos is None or pos.is_over else pos.copy()
+            job = self._job
+            if job is not None and job.ponder:
+                if self._want is not None and self._want.key() == job.key:
+                    # the user played the move being pondered: it is now the wanted solve
+                    self._job = _Job(job.key, job.started, False, job.parent)
+                    self._entries[job.key] = ExactEntry(ExactStatus.SOLVING)
+                else:  # a ponder yields at once to any other request
+                    self._engine.solver.stop()
         self._wake.set()
 
     def entry(self, pos: Position) -> ExactEntry | None:
@@ -65,10 +98,14 @@ class ExactWorker:
             job, want = self._job, self._want
         if job is None:
             return
-        key, started = job
-        if want is None or want.key() != key or time.monotonic() - started > self._budget:
+        late = time.monotonic() - job.started > self._budget
+        # a ponder solves a child of the wanted position (want() stops it on any other
+        # request; this catches a request that came just before its solve began)
+        expected = job.parent if job.ponder else job.key
+        if late or want is None or want.key() != expected:
             self._engine.solver.stop()
 
+    # ------------------------------------------------------------------ the thread
     def _loop(self) -> None:
         lower_thread_priority()
         from c4tui.engine.verdict import threat_verdict
@@ -81,25 +118,60 @@ class ExactWorker:
             if pos is None:
                 continue
             key = pos.key()
-            verdict = threat_verdict(pos)
+            if self.verdict(pos) is None:
+                verdict = threat_verdict(pos)
+                with self._lock:
+                    _keep(self._verdicts, key, verdict)
             with self._lock:
-                self._verdicts[key] = verdict
                 if key in self._entries:
-                    continue
-                self._entries[key] = ExactEntry(ExactStatus.SOLVING)
-                self._job = (key, time.monotonic())
-            entry = self._solve(pos)
-            with self._lock:
-                self._job = None
-                if entry is None:
-                    self._entries.pop(key, None)  # solve it again if the user comes back
+                    self._entries.move_to_end(key)
+                    target, ponder = self._next_ponder(pos), True
                 else:
-                    self._entries[key] = entry
-            if entry is not None and self._on_done is not None:
+                    target, ponder = pos, False
+                if target is None:
+                    continue  # all done: sleep until the next request
+                tkey = target.key()
+                if not ponder:
+                    self._entries[tkey] = ExactEntry(ExactStatus.SOLVING)
+                self._job = _Job(tkey, time.monotonic(), ponder, key)
+            entry = self._solve(target)
+            with self._lock:
+                job, self._job = self._job, None
+                wanted = self._want is not None and self._want.key() == tkey
+                if entry is not None and (entry.status is ExactStatus.DONE or not job.ponder):
+                    _keep(self._entries, tkey, entry)
+                elif not job.ponder:
+                    self._entries.pop(tkey, None)  # solve it again if the user comes back
+                elif time.monotonic() - job.started > self._budget:
+                    if len(self._given_up) > MAX_ENTRIES:
+                        self._given_up.clear()
+                    self._given_up.add(tkey)  # pondering it again would only cost time
+            if entry is not None and wanted and self._on_done is not None:
                 self._on_done()
-            self._wake.set()  # the wanted position may have changed meanwhile
+            self._wake.set()  # next: the wanted position, or the next child to ponder
+
+    def _next_ponder(self, pos: Position) -> Position | None:
+        """The next child of the solved ``pos`` to solve while idle (under the lock)."""
+        parent = self._entries[pos.key()]
+        if not self._ponder or parent.status is not ExactStatus.DONE:
+            return None
+        scores = parent.scores
+        # the moves the user is most likely to play (and to be shown) first
+        order = sorted((c for c in CENTER_ORDER if c < len(scores) and scores[c] is not None),
+                       key=lambda c: -scores[c])
+        for col in order:
+            if pos.is_winning_move(col):
+                continue
+            child = pos.copy()
+            child.play(col)
+            ckey = child.key()
+            if child.is_over or ckey in self._entries or ckey in self._given_up:
+                continue
+            return child
+        return None
 
     def _solve(self, pos: Position) -> ExactEntry | None:
+        """The entry for ``pos``; None if the solve was stopped for another request."""
         try:
             res = self._engine.solver.analyze(pos)
             return ExactEntry(ExactStatus.DONE, tuple(res.scores), res.nodes, res.micros)
@@ -113,3 +185,11 @@ class ExactWorker:
         except Exception as exc:  # a bug in the solver: say it, keep the app
             return ExactEntry(ExactStatus.ERROR, message=str(exc).splitlines()[0]
                               if str(exc) else type(exc).__name__)
+
+
+def _keep(table: OrderedDict, key: int, value: object) -> None:
+    """Store ``value`` as the most recent entry, dropping the oldest beyond the cap."""
+    table[key] = value
+    table.move_to_end(key)
+    while len(table) > MAX_ENTRIES:
+        table.popitem(last=False)

@@ -7,10 +7,12 @@ board being given the exact values of the new position is taken; then the move i
 back.
 
     .venv/bin/python docs/scripts/exact_row_latency.py [--discs 12] [--limit 25] [--auto]
-        [--threads N]
+        [--threads N] [--think SECONDS]
 
 ``--auto``: with the analysis search running too (the app's default); ``--threads``: the
-exact solver's threads instead of the app's setting (every core).
+exact solver's threads instead of the app's setting (every core); ``--think``: seconds the
+"user" looks at the position before each move (0.05 by default), during which the exact
+worker ponders the moves.
 """
 
 from __future__ import annotations
@@ -32,7 +34,8 @@ from c4tui.app import C4App, SearchSettings  # noqa: E402
 from c4tui.app.engine_view import EngineState, ExactStatus  # noqa: E402
 
 
-async def measure(discs: int, limit: int, auto: bool = False) -> list[float]:
+async def measure(discs: int, limit: int, auto: bool = False,
+                  think: float = 0.05) -> list[float]:
     starts = [r[0] for r in load_positions() if len(r[0]) == discs - 1][:limit]
     app = C4App(Position.from_moves(starts[0]), settings=SearchSettings(auto=auto))
     times: list[float] = []
@@ -67,7 +70,7 @@ async def measure(discs: int, limit: int, auto: bool = False) -> list[float]:
             for c in range(7):
                 if not pos.can_play(c) or pos.is_winning_move(c):
                     continue
-                await pilot.pause(0.05)
+                await pilot.pause(think)
                 await pilot.press(str(c + 1))
                 while not shown:
                     await asyncio.sleep(0.05)  # the times come from show(), not this poll
@@ -82,12 +85,14 @@ def main() -> None:
     ap.add_argument("--limit", type=int, default=25, help="start positions")
     ap.add_argument("--auto", action="store_true", help="the analysis search runs too")
     ap.add_argument("--threads", type=int, help="the exact solver's threads")
+    ap.add_argument("--think", type=float, default=0.05,
+                    help="seconds before each move (the exact worker ponders meanwhile)")
     args = ap.parse_args()
     if args.threads:
         import c4tui.app.loader as loader
 
         loader.SOLVER_THREADS = args.threads
-    times = sorted(asyncio.run(measure(args.discs, args.limit, args.auto)))
+    times = sorted(asyncio.run(measure(args.discs, args.limit, args.auto, args.think)))
     n = len(times)
     print(f"{n} moves into {args.discs} discs: median {statistics.median(times):.1f} ms, "
           f"p95 {times[int(0.95 * (n - 1))]:.1f} ms, max {times[-1]:.1f} ms, "

@@ -1,0 +1,181 @@
+"""The app's exact worker: solving the viewed position, pondering its children, yielding."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+from c4tui.engine.position import Position
+from testdata import load_positions
+
+from c4tui.app import exact_worker as ew
+from c4tui.app.engine_view import ExactStatus
+from c4tui.app.exact_worker import ExactWorker
+from c4tui.app.loader import Engine
+
+BOUND = 10.0  # seconds: every wait below returns long before unless something hangs
+
+
+class Aborted(RuntimeError):
+    pass
+
+
+class FakeSolver:
+    """Answers every column 0 at once, except for positions in ``slow``, which run until
+    stop() (as the real solver: a stop before the solve begins is forgotten)."""
+
+    def __init__(self, slow: set[int] = frozenset()) -> None:
+        self.slow = set(slow)
+        self.calls: list[int] = []
+        self.stopped = threading.Event()
+        self.release = threading.Event()
+
+    def analyze(self, pos: Position):
+        self.calls.append(pos.key())
+        self.stopped.clear()
+        if pos.key() in self.slow:
+            while not (self.stopped.is_set() or self.release.is_set()):
+                time.sleep(0.005)
+            if self.stopped.is_set():
+                raise Aborted
+        from c4tui.engine.solver import ColumnScores
+
+        return ColumnScores(tuple(0 if pos.can_play(c) else None for c in range(7)), 1, 1)
+
+    def stop(self) -> None:
+        self.stopped.set()
+
+
+def wait_for(cond, what: str, bound: float = BOUND) -> None:
+    end = time.monotonic() + bound
+    while not cond():
+        assert time.monotonic() < end, f"timed out waiting for {what}"
+        time.sleep(0.01)
+
+
+def worker(solver, **kw) -> ExactWorker:
+    w = ExactWorker(Engine(solver, None, None, Aborted), **kw)  # type: ignore[arg-type]
+    w.start()
+    return w
+
+
+def children(pos: Position) -> list[Position]:
+    out = []
+    for c in pos.legal_moves():
+        if not pos.is_winning_move(c):
+            child = pos.copy()
+            child.play(c)
+            if not child.is_over:
+                out.append(child)
+    return out
+
+
+def test_ponder_solves_every_child_exactly():
+    """The children of the viewed position are solved while idle, with the real solver,
+    and agree with a solve of their own (10 discs: the children's children are in the
+    12-ply database, so this is quick once the kernels are loaded)."""
+    from c4tui.book import load_default
+    from c4tui.engine.solver import SearchAborted, Solver
+
+    books = load_default()
+    pos = Position.from_moves(next(m for m, _, _ in load_positions() if len(m) == 10))
+    w = ExactWorker(Engine(Solver(16, book=books, threads=1), None, None, SearchAborted))
+    w.start()
+    try:
+        w.want(pos)
+        kids = children(pos)
+        wait_for(lambda: all(w.entry(k) is not None and w.entry(k).status is ExactStatus.DONE
+                             for k in kids), "the pondered children", bound=300)
+        check = Solver(16, book=books, threads=1)
+        for k in kids:
+            assert w.entry(k).scores == check.analyze(k).scores
+    finally:
+        w.shutdown()
+
+
+def test_no_ponder_solves_only_the_wanted_position():
+    solver = FakeSolver()
+    w = worker(solver, ponder=False)
+    try:
+        pos = Position.from_moves("4453")
+        w.want(pos)
+        wait_for(lambda: w.entry(pos) is not None and w.entry(pos).status is ExactStatus.DONE,
+                 "the wanted position")
+        time.sleep(0.2)
+        assert solver.calls == [pos.key()]
+    finally:
+        w.shutdown()
+
+
+def test_a_new_request_stops_a_ponder_at_once():
+    pos = Position.from_moves("4453")
+    kids = children(pos)
+    solver = FakeSolver(slow={k.key() for k in kids})
+    w = worker(solver)
+    try:
+        w.want(pos)
+        wait_for(lambda: len(solver.calls) == 2, "the first ponder")
+        other = Position.from_moves("1111")
+        w.want(other)
+        wait_for(lambda: w.entry(other) is not None
+                 and w.entry(other).status is ExactStatus.DONE, "the new request")
+        w.tick()  # the budget has not run out: nothing else stops here
+    finally:
+        w.shutdown()
+
+
+def test_playing_the_pondered_move_turns_it_into_the_wanted_solve():
+    pos = Position.from_moves("4453")
+    first = children(pos)[0]
+    solver = FakeSolver(slow={first.key()})
+    done = []
+    w = worker(solver, on_done=lambda: done.append(1))
+    try:
+        w.want(pos)
+        wait_for(lambda: solver.calls[-1:] == [first.key()], "the ponder of the first child")
+        w.want(first)
+        assert w.entry(first).status is ExactStatus.SOLVING  # shown as being solved
+        w.tick()  # its own position now: not stopped
+        assert not solver.stopped.is_set()
+        solver.release.set()
+        wait_for(lambda: w.entry(first).status is ExactStatus.DONE, "the move's values")
+        assert solver.calls.count(first.key()) == 1  # not solved twice
+        assert len(done) == 2  # the position, then the move played
+    finally:
+        w.shutdown()
+
+
+def test_a_ponder_over_budget_is_given_up_not_recorded():
+    pos = Position.from_moves("4453")
+    kids = children(pos)
+    solver = FakeSolver(slow={kids[0].key()})
+    w = worker(solver, budget=0.05)
+    try:
+        w.want(pos)
+        wait_for(lambda: solver.calls[-1:] == [kids[0].key()], "the slow ponder")
+        time.sleep(0.1)
+        w.tick()
+        wait_for(lambda: all(w.entry(k) is not None for k in kids[1:]), "the other children")
+        assert w.entry(kids[0]) is None  # not 'too slow': the user may still go there
+        assert solver.calls.count(kids[0].key()) == 1  # and not pondered again
+    finally:
+        w.shutdown()
+
+
+@pytest.mark.parametrize("cap", [5])
+def test_entries_are_capped(monkeypatch, cap):
+    monkeypatch.setattr(ew, "MAX_ENTRIES", cap)
+    solver = FakeSolver()
+    w = worker(solver, ponder=False)
+    try:
+        for moves in ("1", "2", "3", "4", "5", "6", "7", "11", "22"):
+            pos = Position.from_moves(moves)
+            w.want(pos)
+            wait_for(lambda p=pos: w.entry(p) is not None
+                     and w.entry(p).status is ExactStatus.DONE, "a solve")
+        assert len(w._entries) <= cap and len(w._verdicts) <= cap
+        assert w.entry(Position.from_moves("22")) is not None  # the newest kept
+        assert w.entry(Position.from_moves("1")) is None  # the oldest dropped
+    finally:
+        w.shutdown()
