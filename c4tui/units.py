@@ -23,7 +23,8 @@ from decimal import Decimal, DecimalException
 # and the app, although the exact solver's table alone could take up to 32768 MB.
 from c4tui.engine.seam import MAX_HASH_MB, MAX_NODE_LIMIT
 
-__all__ = ["MAX_HASH_MB", "MAX_NODE_LIMIT", "UnitError", "parse_count", "parse_mb"]
+__all__ = ["MAX_HASH_MB", "MAX_NODE_LIMIT", "PERFECT", "UnitError", "parse_count", "parse_mb",
+           "parse_strength"]
 
 _SUFFIXES = {"k": 10**3, "m": 10**6, "g": 10**9}
 
@@ -82,3 +83,22 @@ def parse_mb(text: str, what: str, lo: int = 1, hi: int = MAX_HASH_MB) -> int:
     shown = _clip(str(text).strip())
     value = _decimal(shown.replace("_", ""), what, shown)
     return _whole(value, lo, hi, what, shown, " MB")
+
+
+#: The strength of the engine one plays against that is not a node count: the exact solver.
+PERFECT = "perfect"
+
+
+def parse_strength(text: str, what: str) -> int | None:
+    """A play-mode strength: ``perfect`` (None: the exact solver) or a node budget such as
+    ``10k`` or ``1M`` for the analysis search; :class:`UnitError` otherwise."""
+    shown = _clip(str(text).strip())
+    if shown.lower() == PERFECT:
+        return None
+    try:
+        return parse_count(shown, what)
+    except UnitError as exc:
+        if "is not a number" not in str(exc):
+            raise  # a node count out of range says so
+        raise UnitError(f"{what}: {shown!r} is neither {PERFECT} nor a node count "
+                        "(e.g. 10k, 1M)") from None

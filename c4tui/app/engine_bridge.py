@@ -23,6 +23,7 @@ from .column_analysis import ColumnAnalysis
 from .engine_view import EngineState, EngineView, ExactStatus
 from .exact_worker import ExactWorker
 from .loader import Engine, EngineLoader
+from .play import EnginePlayer, Reply
 from .settings import SearchSettings
 
 __all__ = ["EngineBridge", "EngineState", "EngineView", "SearchSettings"]
@@ -35,8 +36,10 @@ class EngineBridge:
     """Owns the engine's jobs for the app; answers with plain records and short messages."""
 
     def __init__(self, settings: SearchSettings, enable: bool = True,
-                 on_update: Callable[[], None] | None = None) -> None:
-        """``on_update``: called from a worker thread when exact values are ready."""
+                 on_update: Callable[[], None] | None = None,
+                 on_reply: Callable[[Reply], None] | None = None) -> None:
+        """``on_update``: called from a worker thread when exact values are ready;
+        ``on_reply``: from the play thread when the engine has found its move."""
         self.settings = settings
         self._on_update = on_update
         self._enable = enable
@@ -46,7 +49,10 @@ class EngineBridge:
         self._exact: ExactWorker | None = None
         self._columns: ColumnAnalysis | None = None
         self._viewed: Position = Position()
+        self._analyse = True  # the viewed position is to be analysed (see set_position)
         self._search_key: int | None = None  # the position the search belongs to
+        #: play mode's opponent: its own solver and search, on the loaded engine
+        self.player = EnginePlayer(lambda: self._engine, on_reply or (lambda _reply: None))
 
     # ------------------------------------------------------------------ lifecycle
     def start(self) -> None:
@@ -60,13 +66,14 @@ class EngineBridge:
         with self._lock:
             self._engine, self._exact = engine, exact
             self._columns = ColumnAnalysis(engine, self.settings)
-            pos = self._viewed.copy()
+            pos, analyse = self._viewed.copy(), self._analyse
         exact.start()
-        self.set_position(pos)
+        self.set_position(pos, analyse=analyse)
 
     def shutdown(self) -> None:
         """Stop every job without waiting for any (the threads are daemons)."""
         self._loader.shutdown()
+        self.player.shutdown()
         eng, exact = self._engine, self._exact
         if exact is not None:
             exact.shutdown()
@@ -86,15 +93,17 @@ class EngineBridge:
         return self._loader.state
 
     # ---------------------------------------------------------------- requests
-    def set_position(self, pos: Position, *, force_search: bool = False) -> None:
-        """The viewed position changed: solve it and (if auto or forced) search it."""
+    def set_position(self, pos: Position, *, force_search: bool = False,
+                     analyse: bool = True) -> None:
+        """The viewed position changed: solve it and (if auto or forced) search it.
+        ``analyse`` False: neither (play mode, while the engine finds its move there)."""
         with self._lock:
-            self._viewed = pos.copy()
+            self._viewed, self._analyse = pos.copy(), analyse
             eng, exact = self._engine, self._exact
         if eng is None or exact is None:
             return
-        exact.want(pos)
-        if pos.is_over:
+        exact.want(pos if analyse else None)
+        if pos.is_over or not analyse:
             eng.search.stop()
             self._search_key = None
         elif self.settings.auto or force_search:
@@ -207,6 +216,7 @@ class EngineBridge:
     # ------------------------------------------------------------------ polling
     def tick(self) -> None:
         """Called by the UI a few times a second: the solver's budget, column searches."""
+        self.player.tick()
         eng, exact, columns = self._engine, self._exact, self._columns
         if eng is None or exact is None or columns is None:
             return

@@ -30,8 +30,10 @@ from .engine_view import ExactStatus
 from .eval_history import EvalHistory
 from .file_actions import FileActions
 from .hangup import TerminalWatch
-from .messages import ColumnClicked, EngineUpdated, PlyClicked
+from .messages import ColumnClicked, EngineMoved, EngineUpdated, PlyClicked
 from .model import GameModel
+from .play import PlaySettings
+from .play_actions import PlayActions
 from .search_actions import EXTERNAL_BINDINGS, SearchActions
 from .settings import SearchSettings
 from .widgets import (
@@ -48,7 +50,7 @@ from .widgets import (
 W = TypeVar("W", bound=Widget)
 
 
-class C4App(SearchActions, FileActions, App[None]):
+class C4App(SearchActions, FileActions, PlayActions, App[None]):
     """Connect Four analysis workstation."""
 
     CSS_PATH = Path(__file__).with_name("app.tcss")  # absolute: works for subclasses too
@@ -81,18 +83,25 @@ class C4App(SearchActions, FileActions, App[None]):
         Binding("c", "copy", "copy", show=False),
         Binding("C", "copy_game", "copy game file", show=False),
         Binding("backspace", "take_back", "take back last move", show=False),
+        Binding("p", "play_mode", "play mode", show=False),
+        Binding("h", "toggle_hints", "hints", show=False),
         Binding("q", "quit", "quit"),
     ]
 
     def __init__(self, position: Position | None = None, *,
                  settings: SearchSettings | None = None, engine: bool = True,
-                 headers: dict[str, str] | None = None) -> None:
+                 headers: dict[str, str] | None = None,
+                 play: PlaySettings | None = None, hints: bool = True) -> None:
+        """``play``: start in play mode against the engine; ``hints`` False hides the
+        engine's opinion of the position (see :class:`PlayActions`)."""
         super().__init__()
         self.model = GameModel(position, headers)
         self.settings = settings or SearchSettings()
         # exact values are drawn when they arrive, not at the next 4 Hz poll
         self.bridge = EngineBridge(self.settings, enable=engine,
-                                   on_update=lambda: self.post_message(EngineUpdated()))
+                                   on_update=lambda: self.post_message(EngineUpdated()),
+                                   on_reply=lambda reply: self.post_message(EngineMoved(reply)))
+        self.init_play(play, hints)
         self.evals = EvalHistory()
         self.last_message = ""
         self.last_error = ""
@@ -171,19 +180,21 @@ class C4App(SearchActions, FileActions, App[None]):
         """Set every panel from the model and the engine; ``moved``: the viewed position
         changed, so tell the engine first."""
         pos = self.position
-        if moved:
-            self.bridge.set_position(pos)
+        if moved:  # the engine's turn in play mode: no analysis of a passing position
+            self.bridge.set_position(pos, analyse=not self.play_position_changed())
         view = self.bridge.view(pos)
         self.evals.record(pos, view)
         shown = pos.copy()
         board = self._main(BoardView)
         board.position = shown
         exact = view.exact
-        if exact is not None and exact.scores:
+        if not self.hints:
+            board.values = ()
+        elif exact is not None and exact.scores:
             board.values = exact.values()
         else:
             board.values = view.columns
-        board.solving = exact is not None and exact.status is ExactStatus.SOLVING
+        board.solving = self.hints and exact is not None and exact.status is ExactStatus.SOLVING
         moves = self._main(MoveList)
         moves.line, moves.ply = tuple(self.model.line), pos.ply
         graph = self._main(EvalGraph)
@@ -193,13 +204,16 @@ class C4App(SearchActions, FileActions, App[None]):
         log = self._main(SearchLog)
         log.position, log.snapshot = shown, view.snapshot
         path = self._main(SearchPath)
-        path.position, path.path = shown, view.path
+        path.position, path.path = shown, view.path if self.hints else ()
+        graph.hidden = log.hidden = not self.hints
+        analysis.hints = self.hints
         threats = self._main(ThreatPanel)
         threats.position, threats.verdict, threats.engine = shown, view.verdict, view.state
         # below 110 columns the log, the threats and the path do not fit side by side:
         # the path of a paused search then takes the threats' place
-        threats.display = board.show_threats and (board.big or not view.path)
-        self._main(StatusLine).view = view
+        threats.display = self.hints and board.show_threats and (board.big or not view.path)
+        status = self._main(StatusLine)
+        status.view, status.play = view, self.play_status()
 
     def _poll(self) -> None:
         self.bridge.tick()
@@ -239,6 +253,8 @@ class C4App(SearchActions, FileActions, App[None]):
 
     # ------------------------------------------------------------------ the game
     def action_play(self, col: int) -> None:
+        if self.play_refuses():
+            return
         try:
             self.model.play(col)
         except IllegalMoveError as exc:
@@ -268,6 +284,9 @@ class C4App(SearchActions, FileActions, App[None]):
         self.action_goto_ply(event.ply)
 
     def action_undo(self) -> None:
+        if self.play is not None:  # the engine's reply and the user's move together
+            self.play_take_back()
+            return
         if self.model.undo():
             self.show(moved=True)
         else:
@@ -280,6 +299,9 @@ class C4App(SearchActions, FileActions, App[None]):
             self.error("redo: nothing to redo")
 
     def action_take_back(self) -> None:
+        if self.play is not None:
+            self.play_take_back()
+            return
         try:
             self.model.take_back()
         except IllegalMoveError as exc:

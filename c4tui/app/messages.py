@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from textual.message import Message
+
+if TYPE_CHECKING:
+    from .play import Reply
 
 
 @dataclass
@@ -12,6 +16,13 @@ class ColumnClicked(Message):
     """A click on a board column (0-based): play it."""
 
     col: int
+
+
+@dataclass
+class EngineMoved(Message):
+    """Play mode: the engine has found its move (posted from its thread)."""
+
+    reply: Reply
 
 
 class EngineUpdated(Message):

@@ -69,6 +69,24 @@ def open_workstation(
     no_engine: Annotated[
         bool, typer.Option("--no-engine", help="Do not load the engine: a plain board.")
     ] = False,
+    play: Annotated[
+        str | None,
+        typer.Option("--play", metavar="SIDE", show_default=False,
+                     help="Play against the engine, which plays this side (white or "
+                     "black; it moves first if it is to move)."),
+    ] = None,
+    strength: Annotated[
+        str, typer.Option("--strength", metavar="S",
+                          help=f"The engine's strength with --play ({options.STRENGTH_HELP}).")
+    ] = "perfect",
+    vary: Annotated[
+        bool, typer.Option("--vary", help="With --play perfect: pick at random among equally "
+                           "good moves, so that games vary.")
+    ] = False,
+    hints: Annotated[
+        bool, typer.Option("--hints", help="With --play: show the hints (move values, "
+                           "verdicts, graph, log) from the start; h toggles them.")
+    ] = False,
 ) -> None:
     """Open the analysis workstation on a position, a move sequence or a game file."""
     limit = options.nodes(nodes)
@@ -76,6 +94,12 @@ def open_workstation(
     argv = external_command(engine_cmd)
     if argv and no_engine:
         fail("--engine and --no-engine: choose one")
+    engine_side = None if play is None else options.side(play)
+    budget = options.strength(strength)
+    if engine_side is None and (budget is not None or vary or hints):
+        fail("--strength, --vary and --hints need --play white or --play black")
+    if engine_side is not None and no_engine:
+        fail("--play and --no-engine: there is no engine to play against")
     try:
         pos, headers = resolve_target(list(target or []))
     except ValueError as exc:  # GameFileError and IllegalMoveError are ValueErrors
@@ -83,10 +107,13 @@ def open_workstation(
 
     from c4tui.app import C4App
     from c4tui.app.engine_bridge import SearchSettings
+    from c4tui.app.play import PlaySettings
 
     settings = SearchSettings(auto=auto, engine_cmd=argv, limit_set=limit is not None,
                               **options.given(node_limit=limit, hash_mb=hash_mb))
-    C4App(pos, settings=settings, engine=not no_engine, headers=headers).run()
+    opponent = None if engine_side is None else PlaySettings(engine_side, budget, vary)
+    C4App(pos, settings=settings, engine=not no_engine, headers=headers, play=opponent,
+          hints=opponent is None or hints).run()
 
 
 def external_command(text: str | None) -> tuple[str, ...]:

@@ -1,7 +1,8 @@
 """The option vocabulary shared by the commands: one name, one check per concept.
 
 ``--nodes N`` is a node count (``500k``, ``2M``, ``1e6``), ``--hash MB`` a table size in
-whole MB, ``--threads N`` the solver's threads, ``--book/--no-book`` the opening book.
+whole MB, ``--threads N`` the solver's threads, ``--book/--no-book`` the opening book,
+``--play SIDE`` the side the engine plays and ``--strength S`` how (``perfect`` or nodes).
 Defaults are not restated here: an option left out is not passed on, so the engine's
 (or the app's) own default applies.
 """
@@ -12,12 +13,22 @@ import os
 import sys
 from typing import TextIO
 
-from c4tui.units import MAX_HASH_MB, MAX_NODE_LIMIT, UnitError, parse_count, parse_mb
+from c4tui.units import (
+    MAX_HASH_MB,
+    MAX_NODE_LIMIT,
+    UnitError,
+    parse_count,
+    parse_mb,
+    parse_strength,
+)
 
 from .errors import fail
 
 NODES_HELP = "e.g. 500k, 2M, 1e6"
 HASH_HELP = f"in whole MB, 1-{MAX_HASH_MB}"
+STRENGTH_HELP = "perfect, or the search's nodes: 1k, 10k, 100k, 1M"
+#: ``--play``'s values: the engine's side (0 White, 1 Black)
+SIDES = {"white": 0, "black": 1}
 
 
 def nodes(text: str | None, lo: int = 1, option: str = "--nodes") -> int | None:
@@ -38,6 +49,23 @@ def hash_mb(text: str | None, option: str = "--hash") -> int | None:
         return parse_mb(text, option)
     except UnitError as exc:
         fail(str(exc))
+
+
+def strength(text: str, option: str = "--strength") -> int | None:
+    """A ``--strength`` value: None for perfect play, else a node budget; or a one-line
+    usage error."""
+    try:
+        return parse_strength(text, option)
+    except UnitError as exc:
+        fail(str(exc))
+
+
+def side(text: str, option: str = "--play") -> int:
+    """A side (``white`` or ``black``): 0 or 1; or a one-line usage error."""
+    value = SIDES.get(text.strip().lower())
+    if value is None:
+        fail(f"{option}: {text!r} is not a side (white or black)")
+    return value
 
 
 def _all_cores() -> int:

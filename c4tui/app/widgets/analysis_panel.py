@@ -17,8 +17,9 @@ from ..text import game_over_text, pv_text
 
 
 class AnalysisPanel(Widget):
-    """The app sets ``position`` and ``view``; four lines, each cut at the end, never in
-    the middle of what matters (depth and best move come first)."""
+    """The app sets ``position``, ``view`` and ``hints`` (False: the verdicts are hidden,
+    play mode); four lines, each cut at the end, never in the middle of what matters
+    (depth and best move come first)."""
 
     DEFAULT_CSS = """
     AnalysisPanel {
@@ -30,6 +31,7 @@ class AnalysisPanel(Widget):
     position: reactive[Position] = reactive(Position)
     view: reactive[EngineView] = reactive(
         lambda: EngineView(EngineState.LOADING, SearchSettings()))
+    hints: reactive[bool] = reactive(True)
 
     def render(self) -> Text:
         pos, view = self.position, self.view
@@ -42,6 +44,9 @@ class AnalysisPanel(Widget):
             t.append("to move ", style="dim")
             t.append(PLAYER_NAMES[pos.to_move], style=PLAYER_STYLE[pos.to_move])
         t.append(f"  ply {pos.ply}\n", style="dim")
+        if not self.hints:
+            t.append("exact   hidden (h shows the hints)\nsearch  hidden", style="dim")
+            return t
         t.append("exact   ", style="dim")
         t.append_text(self._exact_line(pos, view) if not over else Text("-"))
         t.append("\nsearch  ", style="dim")

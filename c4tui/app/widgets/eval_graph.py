@@ -28,7 +28,7 @@ def bar(v: float) -> tuple[str, str]:
 class EvalGraph(Widget):
     """The app sets ``values`` (per ply, [-1, 1] from White's view, None: not evaluated
     yet) and ``ply`` (underlined). Taller is more certain: exact results are tall,
-    heuristic ones short."""
+    heuristic ones short. ``hidden``: play mode's hints are off."""
 
     DEFAULT_CSS = """
     EvalGraph {
@@ -39,6 +39,7 @@ class EvalGraph(Widget):
 
     values: reactive[tuple[float | None, ...]] = reactive(tuple)
     ply: reactive[int] = reactive(0)
+    hidden: reactive[bool] = reactive(False)
 
     def render(self) -> Text:
         width = max(1, self.size.width)
@@ -47,6 +48,8 @@ class EvalGraph(Widget):
         start = 0 if len(vals) <= width else max(0, min(self.ply - width // 2,
                                                          len(vals) - width))
         out = Text(no_wrap=True, overflow="crop")
+        if self.hidden:
+            return out.append("evaluations hidden", style="dim")
         for i, v in enumerate(vals[start : start + width], start=start):
             ch, style = ("·", EMPTY_STYLE) if v is None else bar(v)
             if i == self.ply:

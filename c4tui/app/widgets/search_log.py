@@ -13,7 +13,8 @@ from ..log_rows import COLUMNS, MIN_PV, NARROW, iteration_rows
 
 
 class SearchLog(Widget):
-    """The app sets ``position`` and ``snapshot`` (None: no search of this position)."""
+    """The app sets ``position`` and ``snapshot`` (None: no search of this position), and
+    ``hidden`` (play mode's hints are off: the header and a line that says so)."""
 
     DEFAULT_CSS = """
     SearchLog {
@@ -24,6 +25,7 @@ class SearchLog(Widget):
 
     position: reactive[Position] = reactive(Position)
     snapshot: reactive[Snapshot | None] = reactive(None)
+    hidden: reactive[bool] = reactive(False)
 
     @property
     def row_count(self) -> int:
@@ -39,6 +41,8 @@ class SearchLog(Widget):
             out.append(f"{name:>{w}} ", style="bold")
         out.append("pv", style="bold")
         snap = self.snapshot
+        if self.hidden:
+            return out.append("\nhidden: h shows the hints", style="dim")
         if snap is None:
             return out
         rows = iteration_rows(self.position, snap)

@@ -28,7 +28,8 @@ STATE_STYLE = {
 
 
 class StatusLine(Widget):
-    """The app sets ``view``; the most important things come first (80 columns)."""
+    """The app sets ``view`` and, in play mode, ``play`` (whose move, the engine
+    thinking, the result: said first); the most important things come first (80 columns)."""
 
     DEFAULT_CSS = """
     StatusLine {
@@ -39,10 +40,13 @@ class StatusLine(Widget):
 
     view: reactive[EngineView] = reactive(
         lambda: EngineView(EngineState.LOADING, SearchSettings()))
+    play: reactive[str] = reactive("")
 
     def render(self) -> Text:
         view = self.view
         t = Text(no_wrap=True, overflow="ellipsis")
+        if self.play:
+            t.append(f" ▶ {self.play} ", style="bold reverse")
         snap = view.snapshot
         ext = view.external
         if ext is not None and ext.failed:  # the most important thing, alone

@@ -1,0 +1,80 @@
+"""The play-mode dialog: the side the engine plays, its strength, and the hints."""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Checkbox, Input, Label, RadioButton, RadioSet
+
+from c4tui.engine.position import PLAYER_NAMES
+from c4tui.units import PERFECT, UnitError, parse_strength
+
+from ..play import PlaySettings
+
+#: What the dialog returns: the engine's settings, and whether to hide the hints.
+PlayChoice = tuple[PlaySettings, bool]
+
+
+class PlaySetupScreen(ModalScreen[PlayChoice | None]):
+    """Returns the choice, or None on escape. A strength that cannot be used is said on
+    the dialog's last line, and the dialog stays."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, side: int, strength: str = PERFECT, vary: bool = False,
+                 hide_hints: bool = True) -> None:
+        """``side``: the engine's side proposed (0 White, 1 Black); ``strength`` as typed."""
+        super().__init__()
+        self.side, self.strength, self.vary, self.hide_hints = side, strength, vary, hide_hints
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="play-setup"):
+            yield Label("Play against the engine", id="play-title")
+            with Horizontal(id="play-side-row"):
+                yield Label("The engine plays ", classes="play-label")
+                with RadioSet(id="play-side"):
+                    for i, name in enumerate(PLAYER_NAMES):
+                        yield RadioButton(name, value=i == self.side, id=f"play-{name.lower()}")
+            with Horizontal(id="play-strength-row"):
+                yield Label("Strength ", classes="play-label")
+                yield Input(value=self.strength, placeholder="perfect, 1k, 10k, 100k, 1M",
+                            id="play-strength")
+            yield Label("perfect: the exact solver; a node count: the analysis search",
+                        classes="play-help")
+            yield Checkbox("vary: perfect play picks at random among equal moves",
+                           self.vary, id="play-vary")
+            yield Checkbox("hide the hints (values, verdicts, graph, log; h toggles)",
+                           self.hide_hints, id="play-hide-hints")
+            with Horizontal(id="play-buttons"):
+                yield Button("Start", variant="primary", id="play-start")
+                yield Button("Cancel", id="play-cancel")
+            yield Label("", id="play-error")
+
+    def on_mount(self) -> None:
+        self.query_one("#play-strength", Input).focus()
+
+    def choice(self) -> PlayChoice:
+        """What the dialog says now; :class:`UnitError` if the strength cannot be used."""
+        nodes = parse_strength(self.query_one("#play-strength", Input).value, "strength")
+        side = 1 if self.query_one("#play-black", RadioButton).value else 0
+        vary = self.query_one("#play-vary", Checkbox).value
+        return (PlaySettings(side, nodes, vary),
+                self.query_one("#play-hide-hints", Checkbox).value)
+
+    @on(Input.Submitted)
+    @on(Button.Pressed, "#play-start")
+    def action_start(self) -> None:
+        try:
+            choice = self.choice()
+        except UnitError as exc:
+            self.query_one("#play-error", Label).update(str(exc))
+            self.app.bell()
+            return
+        self.dismiss(choice)
+
+    @on(Button.Pressed, "#play-cancel")
+    def action_cancel(self) -> None:
+        self.dismiss(None)
