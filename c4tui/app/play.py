@@ -25,7 +25,6 @@ from c4tui.units import PERFECT
 
 from .loader import ENGINE_NICE, Engine, lower_thread_priority
 from .settings import SOLVER_HASH_MB, SOLVER_THREADS
-from .text import human_count
 
 if TYPE_CHECKING:
     from c4tui.engine.controller import SearchController
@@ -45,8 +44,10 @@ class PlaySettings:
 
     @property
     def strength(self) -> str:
-        """``perfect`` or ``100k nodes``: how the app names the strength."""
-        return PERFECT if self.nodes is None else f"{human_count(self.nodes)} nodes"
+        """``perfect``, ``perfect (varies)`` or ``100k nodes``: how the app names it."""
+        if self.nodes is None:
+            return f"{PERFECT} (varies)" if self.vary else PERFECT
+        return f"{round_count(self.nodes)} nodes"
 
     @property
     def label(self) -> str:
@@ -66,6 +67,14 @@ class Reply:
     nodes: int = 0
     seconds: float = 0.0
     error: str = ""
+
+
+def round_count(n: int) -> str:
+    """A node count as typed: ``10k``, ``1M``, ``2,500`` (exact, unlike ``human_count``)."""
+    for unit, div in (("G", 10**9), ("M", 10**6), ("k", 10**3)):
+        if n >= div and n % div == 0:
+            return f"{n // div}{unit}"
+    return f"{n:,}"
 
 
 def best_moves(scores: tuple[int | None, ...]) -> list[int]:

@@ -1,14 +1,16 @@
 """Regenerate the user guide's screenshots (SVG) with the real engine.
 
-    .venv/bin/python docs/img/make_screenshots.py
+    .venv/bin/python docs/img/make_screenshots.py [NAME ...]
 
-Runs the app headless (Textual's pilot) and saves docs/img/{main,threats,paused}.svg.
+Runs the app headless (Textual's pilot) and saves docs/img/{main,threats,paused,play}.svg
+(names given: only those, e.g. ``play``).
 The numbers in them (nodes, speeds, times) are whatever this machine measured.
 """
 
 from __future__ import annotations
 
 import asyncio
+import sys
 import time
 from pathlib import Path
 
@@ -16,6 +18,7 @@ from c4tui.engine.position import Position
 
 from c4tui.app import C4App, SearchSettings
 from c4tui.app.engine_view import EngineState
+from c4tui.app.play import PlaySettings
 
 OUT = Path(__file__).resolve().parent
 
@@ -89,7 +92,26 @@ async def paused_search() -> None:
         app.save_screenshot("paused.svg", str(OUT))
 
 
+async def play() -> None:
+    # a game against the perfect engine (Black) with the hints hidden: the user (White)
+    # has played 4 5 3, the engine answered each move
+    app = C4App(Position(), settings=SearchSettings(auto=True, node_limit=1_000_000),
+                play=PlaySettings(side=1), hints=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: ready(app))
+        for col in "453":
+            await pilot.press(col)
+            plies = len(app.model.line)
+            await wait_for(pilot, lambda plies=plies: len(app.model.line) == plies + 1)
+        await pilot.pause(0.5)
+        app.show()
+        await pilot.pause()
+        app.save_screenshot("play.svg", str(OUT))
+
+
+JOBS = {"main": main_screen, "threats": threat_map, "paused": paused_search, "play": play}
+
 if __name__ == "__main__":
-    for job in (main_screen, threat_map, paused_search):
-        asyncio.run(job())
-        print("saved", job.__name__)
+    for name in sys.argv[1:] or JOBS:
+        asyncio.run(JOBS[name]())
+        print("saved", name)

@@ -18,6 +18,27 @@ from ..play import PlaySettings
 PlayChoice = tuple[PlaySettings, bool]
 
 
+class _Marked:
+    """A toggle whose glyph says its state, not only its colour (NO_COLOR): blank when
+    off. Mixed into Textual's Checkbox and RadioButton."""
+
+    ON = "X"
+    BUTTON_INNER = " "
+
+    def watch_value(self, value: bool) -> None:
+        super().watch_value()  # type: ignore[misc]  # Textual's: posts Changed
+        self.BUTTON_INNER = self.ON if value else " "
+        self.refresh()  # type: ignore[attr-defined]
+
+
+class _Box(_Marked, Checkbox):
+    pass
+
+
+class _Radio(_Marked, RadioButton):
+    ON = "●"
+
+
 class PlaySetupScreen(ModalScreen[PlayChoice | None]):
     """Returns the choice, or None on escape. A strength that cannot be used is said on
     the dialog's last line, and the dialog stays."""
@@ -37,20 +58,22 @@ class PlaySetupScreen(ModalScreen[PlayChoice | None]):
                 yield Label("The engine plays ", classes="play-label")
                 with RadioSet(id="play-side"):
                     for i, name in enumerate(PLAYER_NAMES):
-                        yield RadioButton(name, value=i == self.side, id=f"play-{name.lower()}")
+                        yield _Radio(name, value=i == self.side, id=f"play-{name.lower()}")
             with Horizontal(id="play-strength-row"):
                 yield Label("Strength ", classes="play-label")
                 yield Input(value=self.strength, placeholder="perfect, 1k, 10k, 100k, 1M",
                             id="play-strength")
             yield Label("perfect: the exact solver; a node count: the analysis search",
                         classes="play-help")
-            yield Checkbox("vary: perfect play picks at random among equal moves",
-                           self.vary, id="play-vary")
-            yield Checkbox("hide the hints (values, verdicts, graph, log; h toggles)",
-                           self.hide_hints, id="play-hide-hints")
+            yield _Box("vary: perfect play picks at random among equal moves",
+                       self.vary, id="play-vary")
+            yield _Box("hide the hints (values, verdicts, graph, log; h toggles)",
+                       self.hide_hints, id="play-hide-hints")
             with Horizontal(id="play-buttons"):
                 yield Button("Start", variant="primary", id="play-start")
                 yield Button("Cancel", id="play-cancel")
+            yield Label("enter: start   tab, shift+tab: next, previous field   esc: cancel",
+                        classes="play-help")
             yield Label("", id="play-error")
 
     def on_mount(self) -> None:
