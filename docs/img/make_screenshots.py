@@ -100,9 +100,9 @@ async def play() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: ready(app))
         for col in "453":
-            await pilot.press(col)
             plies = len(app.model.line)
-            await wait_for(pilot, lambda plies=plies: len(app.model.line) == plies + 1)
+            await pilot.press(col)
+            await wait_for(pilot, lambda plies=plies: len(app.model.line) == plies + 2)
         await pilot.pause(0.5)
         app.show()
         await pilot.pause()
