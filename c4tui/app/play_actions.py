@@ -187,7 +187,7 @@ class PlayActions(_Base):
             return f"engine thinking… {human_time(self.bridge.player.elapsed())}{waiting}" \
                 f" · {engine}{hints}"
         if not at_end:
-            return f"viewing move {pos.ply} of {len(self.model.line)}: end returns" \
+            return f"viewing ply {pos.ply} of {len(self.model.line)}: end returns" \
                 f" · {engine}{hints}"
         last = ""
         reply = self._play_last
