@@ -170,8 +170,9 @@ async def test_node_budget_dialog_and_cancel():
         await pilot.press("enter")
         assert "'lots' is neither perfect" in str(app.screen.query_one("#play-error").render())
         app.screen.query_one("#play-strength").value = "2k"
-        await pilot.press("enter")
-        assert app.play == PlaySettings(side=1, nodes=2000) and not app.hints
+        await pilot.click("#play-vary")  # the mouse works too (vary: perfect play only)
+        await pilot.click("#play-start")
+        assert app.play == PlaySettings(side=1, nodes=2000, vary=True) and not app.hints
         await pilot.press("5")
         await wait_for(pilot, replies(app, 4), 60, "the engine's move")
         reply = app._play_last
