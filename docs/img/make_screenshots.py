@@ -2,7 +2,8 @@
 
     .venv/bin/python docs/img/make_screenshots.py
 
-Runs the app headless (Textual's pilot) and saves docs/img/{main,threats,paused}.svg.
+Runs the app headless (Textual's pilot) and saves docs/img/{main,threats,paused,preview}.svg
+(``python docs/img/make_screenshots.py preview`` makes only the ones named).
 The numbers in them (nodes, speeds, times) are whatever this machine measured.
 """
 
@@ -89,7 +90,33 @@ async def paused_search() -> None:
         app.save_screenshot("paused.svg", str(OUT))
 
 
+async def preview() -> None:
+    """A line previewed on the board, its move marked in the panel, and the graph."""
+    moves = "177761776634"
+    app = C4App(Position.from_moves(moves), settings=SearchSettings(auto=False))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: ready(app))
+        # the graph: the exact value of every position of the game
+        await pilot.press("home")
+        for _ply in range(len(moves) + 1):
+            await wait_for(pilot, lambda: app.evals.line(app.model.line)[app.model.ply]
+                           is not None, 60)
+            await pilot.press("down")
+        await wait_for(pilot, lambda: (e := app.bridge.view(app.position).exact) is not None
+                       and e.lines_done, 60)
+        await pilot.press("v", *["full_stop"] * 6)
+        app.show()
+        await pilot.pause(0.3)
+        app.save_screenshot("preview.svg", str(OUT))
+
+
 if __name__ == "__main__":
-    for job in (main_screen, threat_map, paused_search):
+    import sys
+
+    jobs = (main_screen, threat_map, paused_search, preview)
+    wanted = sys.argv[1:]
+    for job in jobs:
+        if wanted and job.__name__ not in wanted:
+            continue
         asyncio.run(job())
         print("saved", job.__name__)

@@ -85,10 +85,10 @@ class BoardView(Widget, can_focus=True):
     def watch_cursor(self, col: int) -> None:
         self.post_message(CursorMoved(col))
 
-    def _ghosts(self) -> dict[tuple[int, int], tuple[str, str]]:
+    def _ghosts(self) -> tuple[dict[tuple[int, int], tuple[str, str]], set[tuple[int, int]]]:
         """(col, row) -> (glyph, style) of the previewed line's discs: the owner's disc
         and the move's number (``●1 ○2``), so they read without colour; the last one
-        reversed, a four it completes as ``◆``/``◇``."""
+        reversed. And the squares of a four the line completes (drawn ``◆``/``◇``)."""
         p = self.position.copy()
         placed: list[tuple[int, int, int]] = []
         for col in self.preview:
@@ -105,7 +105,7 @@ class BoardView(Widget, can_focus=True):
             if n == len(placed):
                 style += " reverse"
             out[(col, row)] = (f"{glyph}{n}", style)
-        return out
+        return out, four
 
     def _threat_cell(self, col: int, row: int, owners: tuple[bool, bool],
                      acute: bool) -> tuple[str, str]:
@@ -126,7 +126,10 @@ class BoardView(Widget, can_focus=True):
         four = set(pos.winning_four())
         threats = threat_squares(pos) if self.show_threats else {}
         playable = pos.possible_squares()
-        ghosts = self._ghosts() if self.preview else {}
+        ghosts: dict[tuple[int, int], tuple[str, str]] = {}
+        if self.preview:
+            ghosts, ghost_four = self._ghosts()
+            four |= ghost_four
         rows = []
         for r in range(HEIGHT - 1, -1, -1):
             row = []
