@@ -576,10 +576,11 @@ def test_a_large_hash_says_it_takes_time():
 def test_without_colour_the_sides_differ_by_glyph():
     """Bug: under NO_COLOR the graph's side and the threat map's owner looked alike."""
     from c4tui.app.widgets import BoardView
-    from c4tui.app.widgets.eval_graph import bar
+    from c4tui.app.widgets.eval_graph import cells
 
-    white, black = bar(0.5), bar(-0.5)
-    assert white[0] != black[0] and "reverse" in black[1] and "reverse" not in white[1]
+    white, black = cells(0.5, True, 1, 1), cells(-0.5, True, 1, 1)  # above, axis, below
+    assert white[0][0] != " " and white[2][0] == " "  # White's bar stands above the axis
+    assert black[0][0] == " " and black[2][0] != " "  # Black's hangs below it
     board = BoardView()
     board.show_threats = True
     board.position = Position.from_moves("41516")  # White threatens c1 and g1

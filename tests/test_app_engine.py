@@ -179,8 +179,15 @@ async def test_heuristic_column_values_when_the_solver_gives_up():
         await wait_for(pilot, lambda: sum(v is not None for v in
                                           app.bridge.view(app.position).columns) == len(legal),
                        60, "a value per column")
-        values = app.bridge.view(app.position).columns
+        view = app.bridge.view(app.position)
+        values = view.columns
         assert all(v.band == "heuristic" or v.proven for v in values if v is not None)
+        for col in legal:  # the line behind each value: the column, then its search's PV
+            line = view.line(col)
+            assert line[:1] == (col,) and len(line) > 1
+            p = app.position.copy()
+            for c in line:
+                p.play(c)  # legal
         app.show()
         await pilot.pause()
         board = str(app.query_one("#board").render())

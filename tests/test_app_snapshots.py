@@ -29,7 +29,8 @@ def analysed_app() -> tuple[C4App, object]:
             view = app.bridge.view(app.position)
             exact = view.exact
             if view.state is EngineState.READY and exact is not None \
-                    and exact.best is not None and view.verdict is not None:
+                    and exact.best is not None and exact.lines_done \
+                    and view.verdict is not None:
                 break
             assert time.monotonic() < end, f"engine not ready: {view.state} {view.message}"
             await pilot.pause(0.1)

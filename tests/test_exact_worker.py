@@ -55,6 +55,7 @@ def wait_for(cond, what: str, bound: float = BOUND) -> None:
 
 
 def worker(solver, **kw) -> ExactWorker:
+    kw.setdefault("lines", False)  # the lines' own test turns them on
     w = ExactWorker(Engine(solver, None, None, Aborted), **kw)  # type: ignore[arg-type]
     w.start()
     return w
@@ -80,7 +81,8 @@ def test_ponder_solves_every_child_exactly():
 
     books = load_default()
     pos = Position.from_moves(next(m for m, _, _ in load_positions() if len(m) == 10))
-    w = ExactWorker(Engine(Solver(16, book=books, threads=1), None, None, SearchAborted))
+    w = ExactWorker(Engine(Solver(16, book=books, threads=1), None, None, SearchAborted),
+                    lines=False)
     w.start()
     try:
         w.want(pos)
@@ -177,5 +179,72 @@ def test_entries_are_capped(monkeypatch, cap):
         assert len(w._entries) <= cap and len(w._verdicts) <= cap
         assert w.entry(Position.from_moves("22")) is not None  # the newest kept
         assert w.entry(Position.from_moves("1")) is None  # the oldest dropped
+    finally:
+        w.shutdown()
+
+
+class LineSolver(FakeSolver):
+    """Also solves, for the lines: a position in ``slow`` runs until stop(); any other is
+    a draw whose best move is its first playable column."""
+
+    def solve(self, pos: Position):
+        from c4tui.engine.solver import SolveResult
+
+        self.calls.append(pos.key())
+        self.stopped.clear()
+        if pos.key() in self.slow:
+            while not self.stopped.is_set():
+                time.sleep(0.005)
+            raise Aborted
+        return SolveResult(0, pos.legal_moves()[0], 1, 1)
+
+
+def test_lines_follow_the_values_and_yield_to_a_new_request():
+    pos = Position.from_moves("4453")
+    solver = LineSolver()
+    done = []
+    w = worker(solver, lines=True, ponder=False, on_done=lambda: done.append(1))
+    try:
+        w.want(pos)
+        wait_for(lambda: w.entry(pos) is not None and w.entry(pos).lines_done, "the lines")
+        entry = w.entry(pos)
+        for col in pos.legal_moves():
+            line = entry.line(col)
+            assert line[0] == col
+            p = pos.copy()
+            for c in line:
+                p.play(c)
+            assert p.is_over  # each line goes to the game's end
+        assert len(done) == 1 + 7 + 1  # the values, each line, the last word
+        # a line that hangs yields to a new request at once, without the UI's tick
+        slow_pos = Position.from_moves("1")
+        child = slow_pos.copy()
+        child.play(3)  # d: the first line found (best first, then the centre)
+        solver.slow = {child.key()}
+        w.want(slow_pos)
+        wait_for(lambda: solver.calls[-1:] == [child.key()], "the hanging line")
+        other = Position.from_moves("77")
+        w.want(other)
+        wait_for(lambda: w.entry(other) is not None and w.entry(other).lines_done,
+                 "the new request and its lines")
+        assert not w.entry(slow_pos).lines_done  # found again if the user comes back
+    finally:
+        w.shutdown()
+
+
+def test_a_line_over_its_budget_is_cut_and_the_others_follow():
+    pos = Position.from_moves("4453")
+    child = pos.copy()
+    child.play(3)
+    solver = LineSolver(slow={child.key()})
+    w = worker(solver, lines=True, ponder=False, line_budget=0.05)
+    try:
+        w.want(pos)
+        wait_for(lambda: solver.calls[-1:] == [child.key()], "the slow line")
+        time.sleep(0.1)
+        w.tick()  # over its budget: stopped
+        wait_for(lambda: w.entry(pos).lines_done, "the other lines")
+        assert w.entry(pos).line(3) == (3,)  # cut: its beginning
+        assert all(len(w.entry(pos).line(c)) > 1 for c in pos.legal_moves() if c != 3)
     finally:
         w.shutdown()

@@ -26,6 +26,7 @@ class ColumnAnalysis:
         self._ctl = engine.columns
         self._settings = settings
         self._values: dict[int, dict[int, Score]] = {}
+        self._lines: dict[int, dict[int, tuple[int, ...]]] = {}  # the column, then its PV
         self._running: tuple[int, int] | None = None  # (position key, column)
 
     def values(self, pos: Position) -> tuple[Score | None, ...]:
@@ -34,6 +35,13 @@ class ColumnAnalysis:
         if not found:
             return ()
         return tuple(found.get(c) for c in range(7))
+
+    def lines(self, pos: Position) -> tuple[tuple[int, ...], ...]:
+        """Per column, the line behind its value: its move, then its search's PV."""
+        found = self._lines.get(pos.key())
+        if not found:
+            return ()
+        return tuple(found.get(c, ()) for c in range(7))
 
     def cancel(self) -> None:
         if self._running is not None:
@@ -55,19 +63,22 @@ class ColumnAnalysis:
             self._running = None
             if snap.pov is not None and snap.state is not SearchState.STOPPED:
                 self._values.setdefault(key, {})[col] = -snap.pov
+                pv = snap.result.pv if snap.result is not None else ()
+                self._lines.setdefault(key, {})[col] = (col, *pv)
         if not wanted or pos.is_over:
             return
         done = self._values.setdefault(key, {})
+        lines = self._lines.setdefault(key, {})
         for col in pos.legal_moves():
             if col in done:
                 continue
             if pos.is_winning_move(col):
-                done[col] = Score(win_score(pos.ply), Band.EXACT)
+                done[col], lines[col] = Score(win_score(pos.ply), Band.EXACT), (col,)
                 continue
             child = pos.copy()
             child.play(col)
             if child.is_over:  # the board is full: a draw
-                done[col] = Score(0, Band.EXACT)
+                done[col], lines[col] = Score(0, Band.EXACT), (col,)
                 continue
             from c4tui.engine.search import SearchOptions
 

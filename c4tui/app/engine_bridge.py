@@ -246,7 +246,8 @@ class EngineBridge:
         return EngineView(
             state=self.state, settings=settings, message=self._loader.message,
             search_available=True, solver_available=True, snapshot=snap, path=path,
-            exact=exact.entry(pos), columns=columns.values(pos), verdict=exact.verdict(pos),
+            exact=exact.entry(pos), columns=columns.values(pos),
+            column_lines=columns.lines(pos), verdict=exact.verdict(pos),
             external=external,
         )
 

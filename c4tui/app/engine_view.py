@@ -6,12 +6,23 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING
 
+from c4tui.engine.position import Position
 from c4tui.engine.seam import Band, PathEntry, Score, Snapshot, ThreatVerdict
 
 from .settings import SearchSettings
 
 if TYPE_CHECKING:
     from .external_search import ExternalStatus
+
+
+def line_ends(pos: Position, line: tuple[int, ...]) -> bool:
+    """``line`` (0-based columns) is legal from ``pos`` and ends the game: a whole line."""
+    p = pos.copy()
+    for col in line:
+        if p.is_over or not p.can_play(col):
+            return False
+        p.play(col)
+    return p.is_over
 
 
 class EngineState(Enum):
@@ -45,6 +56,10 @@ class ExactEntry:
     nodes: int = 0
     micros: int = 0
     message: str = ""
+    #: per column, a perfect-play line that starts with that move (``()``: not found yet,
+    #: or a full column); a line cut by its time budget is a correct beginning
+    lines: tuple[tuple[int, ...], ...] = ()
+    lines_done: bool = False  #: no more lines are coming for this position
 
     @property
     def best(self) -> int | None:
@@ -53,6 +68,10 @@ class ExactEntry:
 
     def values(self) -> tuple[Score | None, ...]:
         return tuple(None if s is None else Score(s, Band.EXACT) for s in self.scores)
+
+    def line(self, col: int) -> tuple[int, ...]:
+        """Column ``col``'s perfect-play line (``()``: not found yet)."""
+        return self.lines[col] if col < len(self.lines) else ()
 
 
 @dataclass(frozen=True)
@@ -70,9 +89,37 @@ class EngineView:
     #: heuristic values of each column from short searches of the child positions (when
     #: the exact solver gave up), the viewed position's side to move's view
     columns: tuple[Score | None, ...] = ()
+    #: per column, the line behind ``columns``' value: the column and its search's PV
+    column_lines: tuple[tuple[int, ...], ...] = ()
     verdict: ThreatVerdict | None = None
     #: the external engine (``--engine``) searching instead of ours; None: ours
     external: ExternalStatus | None = None
+
+    @property
+    def exact_shown(self) -> bool:
+        """The solver's values are the ones under the board (else the column searches')."""
+        return self.exact is not None and bool(self.exact.scores)
+
+    def value(self, col: int) -> Score | None:
+        """The value under the board of column ``col`` (None: unknown or full)."""
+        if self.exact_shown:
+            assert self.exact is not None
+            s = self.exact.scores[col]
+            return None if s is None else Score(s, Band.EXACT)
+        return self.columns[col] if col < len(self.columns) else None
+
+    def line(self, col: int) -> tuple[int, ...]:
+        """The line behind :meth:`value`: the exact perfect-play line, or the column
+        search's PV after the column's move (``()``: none yet)."""
+        if self.exact_shown:
+            assert self.exact is not None
+            return self.exact.line(col)
+        return self.column_lines[col] if col < len(self.column_lines) else ()
+
+    @property
+    def lines_pending(self) -> bool:
+        """Exact values are shown and their lines are still being found."""
+        return self.exact_shown and self.exact is not None and not self.exact.lines_done
 
     def unavailable(self, part: str) -> str:
         """Why the solver or the search says nothing (``part``: "solver" or "search")."""

@@ -38,11 +38,20 @@ class EvalHistory:
     def line(self, moves: list[int]) -> tuple[float | None, ...]:
         """One value per ply of the line (its start included; a finished game is
         decided). The line's positions are worked out once per line, not per poll."""
+        self._follow(moves)
+        return tuple(self._values.get(k) if fixed is None else fixed
+                     for k, fixed in self._plies)
+
+    def exact_line(self, moves: list[int]) -> tuple[bool, ...]:
+        """Per ply of the line, as :meth:`line`: its value is exact (the solver's, or
+        a finished game's), not a search's."""
+        self._follow(moves)
+        return tuple(fixed is not None or k in self._exact for k, fixed in self._plies)
+
+    def _follow(self, moves: list[int]) -> None:
         key = tuple(moves)
         if key != self._line:
             self._line, self._plies = key, _plies(moves)
-        return tuple(self._values.get(k) if fixed is None else fixed
-                     for k, fixed in self._plies)
 
 
 def _plies(moves: list[int]) -> list[tuple[int, float | None]]:

@@ -5,9 +5,10 @@ evaluates MILTON's threat-fill verdict for it (microseconds). When the viewed po
 solved, the thread *ponders*: it solves the positions after each of its moves, best moves
 first, so that the move the user plays next shows its exact values at once (the 12- to
 16-disc middle game, which no book covers, takes up to a few hundred milliseconds per
-position). A new request stops a ponder at once; the UI's tick aborts a solve that
-exceeds its time budget or whose position is no longer viewed (``Solver.stop`` only sets
-a flag).
+position). Before it ponders, it finds a perfect-play line behind each of the viewed
+position's values (engine/pv.py), each within its own budget. A new request stops a ponder
+or a line at once; the UI's tick aborts a solve that exceeds its time budget or whose
+position is no longer viewed (``Solver.stop`` only sets a flag).
 """
 
 from __future__ import annotations
@@ -16,15 +17,15 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from c4tui.engine.geometry import CENTER_ORDER
+from c4tui.engine.geometry import CENTER_ORDER, WIDTH
 from c4tui.engine.position import Position
 from c4tui.engine.seam import ThreatVerdict
 
-from .engine_view import ExactEntry, ExactStatus
+from .engine_view import ExactEntry, ExactStatus, line_ends
 from .loader import Engine, lower_thread_priority
-from .settings import EXACT_BUDGET
+from .settings import EXACT_BUDGET, LINE_BUDGET
 
 #: Positions whose results are kept (least recently used dropped first): stepping through
 #: games for hours must not grow the memory.
@@ -40,19 +41,26 @@ class _Job:
     started: float
     ponder: bool
     parent: int = 0
+    lines: bool = False  #: finding the lines of the wanted position ``key``
+    budget: float = 0.0  #: seconds; 0: the worker's budget
 
 
 class ExactWorker:
     """Solves what :meth:`want` asks for; :meth:`entry` and :meth:`verdict` read results."""
 
     def __init__(self, engine: Engine, budget: float = EXACT_BUDGET,
-                 on_done: Callable[[], None] | None = None, ponder: bool = True) -> None:
+                 on_done: Callable[[], None] | None = None, ponder: bool = True,
+                 lines: bool = True, line_budget: float = LINE_BUDGET) -> None:
         """``on_done`` is called (on the worker thread) after each finished solve of a
-        wanted position; ``ponder``: solve the wanted position's children while idle."""
+        wanted position and each line found; ``ponder``: solve the wanted position's
+        children while idle; ``lines``: first find a perfect-play line behind each of
+        its values, each within ``line_budget`` seconds."""
         self._engine = engine
         self._on_done = on_done
         self._budget = budget
         self._ponder = ponder
+        self._lines = lines
+        self._line_budget = line_budget
         self._lock = threading.Lock()
         self._wake = threading.Event()
         self._quit = threading.Event()
@@ -75,7 +83,10 @@ class ExactWorker:
         with self._lock:
             self._want = None if pos is None or pos.is_over else pos.copy()
             job = self._job
-            if job is not None and job.ponder:
+            if job is not None and job.lines:
+                if self._want is None or self._want.key() != job.key:
+                    self._engine.solver.stop()  # lines yield at once too
+            elif job is not None and job.ponder:
                 if self._want is not None and self._want.key() == job.key:
                     # the user played the move being pondered: it is now the wanted solve
                     self._job = _Job(job.key, job.started, False, job.parent)
@@ -98,7 +109,7 @@ class ExactWorker:
             job, want = self._job, self._want
         if job is None:
             return
-        late = time.monotonic() - job.started > self._budget
+        late = time.monotonic() - job.started > (job.budget or self._budget)
         # a ponder solves a child of the wanted position (want() stops it on any other
         # request; this catches a request that came just before its solve began)
         expected = job.parent if job.ponder else job.key
@@ -122,6 +133,14 @@ class ExactWorker:
                 verdict = threat_verdict(pos)
                 with self._lock:
                     _keep(self._verdicts, key, verdict)
+            with self._lock:
+                entry = self._entries.get(key)
+                find_lines = self._lines and entry is not None \
+                    and entry.status is ExactStatus.DONE and not entry.lines_done
+            if find_lines and entry is not None:
+                self._find_lines(pos, entry)
+                self._wake.set()  # next: the wanted position, or a ponder
+                continue
             with self._lock:
                 if key in self._entries:
                     self._entries.move_to_end(key)
@@ -149,6 +168,51 @@ class ExactWorker:
             if entry is not None and wanted and self._on_done is not None:
                 self._on_done()
             self._wake.set()  # next: the wanted position, or the next child to ponder
+
+    def _find_lines(self, pos: Position, entry: ExactEntry) -> None:
+        """A perfect-play line per column of the solved ``pos`` (best columns first), each
+        published when found and cut at its budget (a correct beginning). A new request
+        stops it; the lines that reach the game's end are kept for a return."""
+        from c4tui.engine.pv import perfect_moves
+
+        key = pos.key()
+        lines = list(entry.lines) or [()] * WIDTH
+        order = sorted((c for c in CENTER_ORDER if entry.scores[c] is not None),
+                       key=lambda c: -(entry.scores[c] or 0))
+        for col in order:
+            if line_ends(pos, lines[col]):
+                continue
+            child = pos.copy()
+            child.play(col)
+            line = [col]
+            with self._lock:
+                if self._want is None or self._want.key() != key:
+                    return  # a new request came before this line began
+                self._job = _Job(key, time.monotonic(), False, key, lines=True,
+                                 budget=self._line_budget)
+            try:
+                for move in perfect_moves(child, self._engine.solver):
+                    line.append(move)
+            except self._engine.aborted:
+                with self._lock:
+                    superseded = self._want is None or self._want.key() != key
+                if superseded or self._quit.is_set():
+                    with self._lock:
+                        self._job = None
+                    return
+            except Exception:  # a bug in the solver: the moves found stand, the app goes on
+                pass
+            lines[col] = tuple(line)
+            with self._lock:
+                self._job = None
+                entry = replace(entry, lines=tuple(lines))
+                _keep(self._entries, key, entry)
+            if self._on_done is not None:
+                self._on_done()
+        with self._lock:
+            _keep(self._entries, key, replace(entry, lines=tuple(lines), lines_done=True))
+        if self._on_done is not None:
+            self._on_done()
 
     def _next_ponder(self, pos: Position) -> Position | None:
         """The next child of the solved ``pos`` to solve while idle (under the lock)."""

@@ -34,6 +34,7 @@ from .messages import ColumnClicked, EngineMoved, EngineUpdated, PlyClicked
 from .model import GameModel
 from .play import PlaySettings
 from .play_actions import PlayActions
+from .preview_actions import PreviewActions
 from .search_actions import EXTERNAL_BINDINGS, SearchActions
 from .settings import SearchSettings
 from .widgets import (
@@ -50,7 +51,7 @@ from .widgets import (
 W = TypeVar("W", bound=Widget)
 
 
-class C4App(SearchActions, FileActions, PlayActions, App[None]):
+class C4App(SearchActions, FileActions, PlayActions, PreviewActions, App[None]):
     """Connect Four analysis workstation."""
 
     CSS_PATH = Path(__file__).with_name("app.tcss")  # absolute: works for subclasses too
@@ -85,6 +86,11 @@ class C4App(SearchActions, FileActions, PlayActions, App[None]):
         Binding("backspace", "take_back", "take back last move", show=False),
         Binding("p", "play_mode", "play mode", show=False),
         Binding("h", "toggle_hints", "hints", show=False),
+        Binding("v", "preview_line", "preview line", show=False),
+        Binding("z", "preview_path", "preview search path", show=False),
+        Binding("comma", "preview_step(-1)", "preview back", show=False),
+        Binding("full_stop", "preview_step(1)", "preview forward", show=False),
+        Binding("escape", "preview_end", "end preview", show=False),
         Binding("q", "quit", "quit"),
     ]
 
@@ -182,6 +188,7 @@ class C4App(SearchActions, FileActions, PlayActions, App[None]):
         pos = self.position
         if moved:  # the engine's turn in play mode: no analysis of a passing position
             self.bridge.set_position(pos, analyse=not self.play_position_changed())
+            self.preview = None  # a preview is of the position it started from
         view = self.bridge.view(pos)
         self.evals.record(pos, view)
         shown = pos.copy()
@@ -199,8 +206,10 @@ class C4App(SearchActions, FileActions, PlayActions, App[None]):
         moves.line, moves.ply = tuple(self.model.line), pos.ply
         graph = self._main(EvalGraph)
         graph.values, graph.ply = self.evals.line(self.model.line), pos.ply
+        graph.exact = self.evals.exact_line(self.model.line)
         analysis = self._main(AnalysisPanel)
-        analysis.position, analysis.view = shown, view
+        analysis.position, analysis.view, analysis.cursor = shown, view, board.cursor
+        self.show_preview()
         log = self._main(SearchLog)
         log.position, log.snapshot = shown, view.snapshot
         path = self._main(SearchPath)

@@ -35,3 +35,25 @@ class PlyClicked(Message):
     """A click on a move (or ``start``) in the move list: view that ply."""
 
     ply: int
+
+
+@dataclass
+class CursorMoved(Message):
+    """The board's cursor column changed (keys or the mouse): its line is shown."""
+
+    col: int
+
+
+@dataclass
+class PreviewRequested(Message):
+    """The mouse is on a move of a line (a PV, a search path) from the viewed position:
+    show the position after its first ``upto`` moves with ghost discs."""
+
+    line: tuple[int, ...]
+    upto: int
+    source: str  #: what the line is, for the board's title: ``pv``, ``col e``, ``path``
+    pin: bool = False  #: a click: the preview stays when the mouse leaves
+
+
+class PreviewEnded(Message):
+    """The mouse has left the line it was previewing."""

@@ -10,6 +10,9 @@ from c4tui.engine.seam import DEFAULT_HASH_MB, DEFAULT_NODE_LIMIT, Limits
 
 #: Seconds the exact solver may take for the move values before they go heuristic.
 EXACT_BUDGET = 3.0
+#: Seconds the solver may spend on each column's perfect-play line after the values (a
+#: longer line is cut there, a correct beginning; opening lines take seconds, others ms).
+LINE_BUDGET = 1.0
 #: The exact solver's table (MB).
 SOLVER_HASH_MB = 64
 #: The exact solver's threads: every core (its threads run at a lower priority than the

@@ -2,7 +2,7 @@
 
     .venv/bin/python docs/img/make_screenshots.py [NAME ...]
 
-Runs the app headless (Textual's pilot) and saves docs/img/{main,threats,paused,play}.svg
+Runs the app headless (Textual's pilot) and saves docs/img/{main,threats,paused,play,preview}.svg
 (names given: only those, e.g. ``play``).
 The numbers in them (nodes, speeds, times) are whatever this machine measured.
 """
@@ -109,7 +109,28 @@ async def play() -> None:
         app.save_screenshot("play.svg", str(OUT))
 
 
-JOBS = {"main": main_screen, "threats": threat_map, "paused": paused_search, "play": play}
+async def preview() -> None:
+    """A line previewed on the board, its move marked in the panel, and the graph."""
+    moves = "177761776634"
+    app = C4App(Position.from_moves(moves), settings=SearchSettings(auto=False))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: ready(app))
+        # the graph: the exact value of every position of the game
+        await pilot.press("home")
+        for _ply in range(len(moves) + 1):
+            await wait_for(pilot, lambda: app.evals.line(app.model.line)[app.model.ply]
+                           is not None, 60)
+            await pilot.press("down")
+        await wait_for(pilot, lambda: (e := app.bridge.view(app.position).exact) is not None
+                       and e.lines_done, 60)
+        await pilot.press("v", *["full_stop"] * 6)
+        app.show()
+        await pilot.pause(0.3)
+        app.save_screenshot("preview.svg", str(OUT))
+
+
+JOBS = {"main": main_screen, "threats": threat_map, "paused": paused_search, "play": play,
+        "preview": preview}
 
 if __name__ == "__main__":
     for name in sys.argv[1:] or JOBS:

@@ -1,8 +1,12 @@
-"""The analysis panel: whose turn, the exact verdict, the search's verdict and its PV."""
+"""The analysis panel: whose turn, the exact verdict, the search's verdict and its PV, and
+the line behind the cursor column's value. The mouse on a move of a line previews it."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from rich.text import Text
+from textual import events
 from textual.reactive import reactive
 from textual.widget import Widget
 
@@ -10,10 +14,25 @@ from c4tui.engine.geometry import COLUMN_NAMES
 from c4tui.engine.position import PLAYER_NAMES, Position
 from c4tui.engine.seam import Band, Score, Snapshot
 
-from ..engine_view import EngineState, EngineView, ExactStatus
+from ..engine_view import EngineState, EngineView, ExactStatus, line_ends
+from ..messages import PreviewEnded, PreviewRequested
 from ..settings import SearchSettings
-from ..styles import PLAYER_STYLE
-from ..text import game_over_text, pv_text
+from ..styles import PLAYER_STYLE, score_style
+from ..text import game_over_text, square
+
+LABEL = 8  #: the width of the labels (``search  ``): the lines' moves start after it
+
+
+@dataclass(frozen=True)
+class MoveSpan:
+    """Where a line's move is drawn: row, columns [x0, x1), and what it previews."""
+
+    row: int
+    x0: int
+    x1: int
+    line: tuple[int, ...]
+    upto: int  #: moves of ``line`` up to this one
+    source: str
 
 
 class AnalysisPanel(Widget):
@@ -32,9 +51,64 @@ class AnalysisPanel(Widget):
     view: reactive[EngineView] = reactive(
         lambda: EngineView(EngineState.LOADING, SearchSettings()))
     hints: reactive[bool] = reactive(True)
+    cursor: reactive[int] = reactive(3)  #: the board's cursor column: its line is shown
+    #: the previewed move: (source, moves shown), reversed in its line
+    highlight: reactive[tuple[str, int] | None] = reactive(None)
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._spans: list[MoveSpan] = []
+        self._hovered: MoveSpan | None = None
+
+    # ------------------------------------------------------------------ the mouse
+    def _span_at(self, x: int, y: int) -> MoveSpan | None:
+        x, y = x - self.gutter.left, y - self.gutter.top
+        return next((s for s in self._spans if s.row == y and s.x0 <= x < s.x1), None)
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        span = self._span_at(event.x, event.y)
+        if span == self._hovered:
+            return
+        self._hovered = span
+        if span is None:
+            self.post_message(PreviewEnded())
+        else:
+            self.post_message(PreviewRequested(span.line, span.upto, span.source))
+
+    def on_leave(self, event: events.Leave) -> None:
+        if self._hovered is not None:
+            self._hovered = None
+            self.post_message(PreviewEnded())
+
+    def on_click(self, event: events.Click) -> None:
+        """A click keeps the preview after the mouse leaves (escape ends it)."""
+        span = self._span_at(event.x, event.y)
+        if span is not None:
+            self.post_message(PreviewRequested(span.line, span.upto, span.source, pin=True))
+
+    # ------------------------------------------------------------------ drawing
+    def _line(self, t: Text, line: tuple[int, ...], source: str, style: str = "") -> None:
+        """Append ``line``'s moves (from the viewed position) as squares, each a span."""
+        p = self.position.copy()
+        row = t.plain.count("\n")
+        x = len(t.plain) - (t.plain.rfind("\n") + 1)
+        hl = self.highlight
+        for i, col in enumerate(line):
+            if p.is_over or not p.can_play(col):
+                break
+            text = square(col, p.height(col))
+            p.play(col)
+            if i:
+                t.append(" ")
+                x += 1
+            lit = hl is not None and hl[0] == source and hl[1] == i + 1
+            t.append(text, style="reverse" if lit else style)
+            self._spans.append(MoveSpan(row, x, x + len(text), line, i + 1, source))
+            x += len(text)
 
     def render(self) -> Text:
         pos, view = self.position, self.view
+        self._spans = []
         t = Text(no_wrap=True, overflow="ellipsis")
         over = game_over_text(pos)
         if over:
@@ -59,8 +133,29 @@ class AnalysisPanel(Widget):
             else:
                 t.append(view.unavailable("search"), style="dim")
         else:
-            t.append_text(self._search_lines(pos, snap))
+            self._search_lines(t, pos, snap)
+        if not over:
+            self._cursor_line(t, pos, view)
         return t
+
+    def _cursor_line(self, t: Text, pos: Position, view: EngineView) -> None:
+        """``col e  W3  e1 d3 c1 …``: the cursor column's value and the line behind it."""
+        col = self.cursor
+        name = COLUMN_NAMES[col]
+        t.append("\n" + f"col {name}".ljust(LABEL), style="dim")
+        if not pos.can_play(col):
+            t.append("full", style="dim")
+            return
+        value = view.value(col)
+        if value is None:
+            t.append("no value yet", style="dim")
+            return
+        t.append(value.short(pos.ply), style=score_style(value.sign(), value.band))
+        t.append(" ")
+        line = view.line(col)
+        self._line(t, line, f"col {name}")
+        if view.exact_shown and view.lines_pending and not line_ends(pos, line):
+            t.append(" …" if line else "finding the line…", style="dim italic")
 
     @staticmethod
     def _exact_line(pos: Position, view: EngineView) -> Text:
@@ -77,16 +172,14 @@ class AnalysisPanel(Widget):
         t.append(Score(best, Band.EXACT).words(pos), style="bold")
         return t
 
-    @staticmethod
-    def _search_lines(pos: Position, snap: Snapshot) -> Text:
-        t = Text()
+    def _search_lines(self, t: Text, pos: Position, snap: Snapshot) -> None:
         pov = snap.pov
         if snap.preparing:
             t.append("preparing the tables…", style="italic")
-            return t
+            return
         if pov is None or snap.best_move is None:
             t.append(f"{snap.state.label}, depth {snap.depth}…", style="italic")
-            return t
+            return
         its = snap.iterations
         depth = its[-1].depth if its else snap.depth
         where = "books" if its and its[-1].from_book else f"d{depth}"
@@ -101,7 +194,7 @@ class AnalysisPanel(Widget):
         else:
             t.append(pov.words(pos), style="bold")
         pv = snap.result.pv if snap.result is not None else (its[-1].pv if its else ())
-        line = pv_text(pos, pv)
-        if line:
-            t.append(f"\npv      {line}", style="dim")
-        return t
+        if pv:
+            t.append("\n" + "pv".ljust(LABEL), style="dim")
+            self._line(t, tuple(pv), "pv", "dim")
+

@@ -11,7 +11,7 @@ from c4tui.engine.geometry import COLUMN_NAMES, HEIGHT, WIDTH, square_bit
 from c4tui.engine.position import Position
 from c4tui.engine.seam import Score
 
-from ..messages import ColumnClicked
+from ..messages import ColumnClicked, CursorMoved
 from ..styles import (
     BIG,
     DISC,
@@ -58,6 +58,9 @@ class BoardView(Widget, can_focus=True):
     cursor: reactive[int] = reactive(3)
     show_threats: reactive[bool] = reactive(False)
     big: reactive[bool] = reactive(False)  #: 6-column, 2-line cells for large terminals
+    #: a line previewed from ``position``: ghost discs numbered in the line's order (the
+    #: game is not changed)
+    preview: reactive[tuple[int, ...]] = reactive(tuple)
 
     @property
     def cell_w(self) -> int:
@@ -79,6 +82,31 @@ class BoardView(Widget, can_focus=True):
         if col is not None and col != self.cursor:
             self.cursor = col
 
+    def watch_cursor(self, col: int) -> None:
+        self.post_message(CursorMoved(col))
+
+    def _ghosts(self) -> tuple[dict[tuple[int, int], tuple[str, str]], set[tuple[int, int]]]:
+        """(col, row) -> (glyph, style) of the previewed line's discs: the owner's disc
+        and the move's number (``●1 ○2``), so they read without colour; the last one
+        reversed. And the squares of a four the line completes (drawn ``◆``/``◇``)."""
+        p = self.position.copy()
+        placed: list[tuple[int, int, int]] = []
+        for col in self.preview:
+            if p.is_over or not p.can_play(col):
+                break
+            placed.append((col, p.height(col), p.to_move))
+            p.play(col)
+        four = set(p.winning_four())
+        out = {}
+        for n, (col, row, player) in enumerate(placed, start=1):
+            glyph, style = DISC[player], PLAYER_DIM[player] + " italic"
+            if (col, row) in four:
+                glyph, style = FOUR[player], style + " on #1f6f3a"
+            if n == len(placed):
+                style += " reverse"
+            out[(col, row)] = (f"{glyph}{n}", style)
+        return out, four
+
     def _threat_cell(self, col: int, row: int, owners: tuple[bool, bool],
                      acute: bool) -> tuple[str, str]:
         letter = "o" if row % 2 == 0 else "e"  # row 1 is odd
@@ -98,6 +126,10 @@ class BoardView(Widget, can_focus=True):
         four = set(pos.winning_four())
         threats = threat_squares(pos) if self.show_threats else {}
         playable = pos.possible_squares()
+        ghosts: dict[tuple[int, int], tuple[str, str]] = {}
+        if self.preview:
+            ghosts, ghost_four = self._ghosts()
+            four |= ghost_four
         rows = []
         for r in range(HEIGHT - 1, -1, -1):
             row = []
@@ -113,9 +145,11 @@ class BoardView(Widget, can_focus=True):
                     continue
                 acute = bool(playable & square_bit(c, r))
                 t = threats.get((c, r))
-                if t is not None:
+                if (c, r) in ghosts:
+                    row.append((*ghosts[(c, r)], None))
+                elif t is not None:
                     row.append((*self._threat_cell(c, r, t, acute), None))
-                elif c == self.cursor and acute and not pos.is_over:
+                elif c == self.cursor and acute and not pos.is_over and not ghosts:
                     row.append((GHOST, PLAYER_DIM[pos.to_move], None))
                 else:
                     row.append(("·", EMPTY_STYLE, None))
