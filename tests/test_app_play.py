@@ -16,6 +16,7 @@ from test_app_engine import LOAD_TIMEOUT, engine_ready, wait_for
 from c4tui.app import C4App, SearchSettings
 from c4tui.app.loader import Engine
 from c4tui.app.play import EnginePlayer, PlaySettings, best_moves
+from c4tui.app.preview_actions import Preview
 from c4tui.app.text import human_count
 from c4tui.app.widgets import BoardView, PlaySetupScreen
 from c4tui.cli import main
@@ -86,7 +87,12 @@ async def test_hints_key_and_the_play_dialog_without_engine():
         assert "exact   hidden" in str(app.query_one("#analysis").render())
         assert "evaluations hidden" in str(app.query_one("#graph").render())
         assert "hidden: h shows" in str(app.query_one("#log").render())
+        app.set_preview(Preview((2, 3), 2, "col c"))  # an engine line would give it away
+        assert app.preview is None and not app.query_one(BoardView).preview
+        assert "hints are hidden" in app.last_error
         await pilot.press("h")
+        app.set_preview(Preview((2, 3), 2, "col c"))
+        assert app.query_one(BoardView).preview
         assert "hidden" not in str(app.query_one("#analysis").render())
         await pilot.press("p")  # no engine: nothing to play against
         assert app.play is None and "no engine to play against" in app.last_error

@@ -59,6 +59,10 @@ class PreviewActions(_Base):
         """Show ``preview`` (None: none) on the board and in the analysis panel."""
         if preview is not None and not preview.line:
             preview = None
+        if preview is not None and not getattr(self, "hints", True):
+            # the lines are the engine's answers: play mode's hidden hints hide them too
+            self.error("preview: the hints are hidden (h shows them)")
+            preview = None
         self.preview = preview
         self.show_preview()
 
