@@ -56,6 +56,7 @@ class RecentFilesScreen(ModalScreen[Path | None]):
             table.add_columns("file", "folder", "")
             for i, path in enumerate(self.files):
                 table.add_row(path.name, str(path.parent), _state(path), key=str(i))
+            table.display = bool(self.files)
             yield table
             yield Label("enter: open   esc: close" if self.files
                         else "no recent files yet (they appear after o or s)   esc: close",
