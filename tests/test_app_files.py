@@ -120,7 +120,13 @@ async def test_open_from_the_tree_with_keys_and_mouse(games):
         # the next picker starts in the folder of the current file
         tree = await open_picker(app, pilot, "o")
         assert tree.path == games / "sub"
-        await pilot.press("backspace")  # up one folder
+        box = app.screen.query_one("#picker-input")
+        box.focus()
+        box.value = "beta.c4gx"
+        await pilot.press("end", "backspace")  # in the path box: deletes a character
+        assert box.value == "beta.c4g" and tree.path == games / "sub"
+        tree.focus()
+        await pilot.press("backspace")  # in the tree: up one folder
         await until(pilot, lambda: tree.path == games, "the parent folder")
         await pilot.click("#picker-up")
         await until(pilot, lambda: tree.path == games.parent, "the parent's parent")
@@ -310,3 +316,21 @@ async def test_games_list_newest_first(games):
         await pilot.press("down", "down", "enter")
         await pilot.pause()
         assert app.model.headers["White"] == "Ann" and app.current_file == games / "alpha.c4g"
+
+
+# ---------------------------------------------------------------------------- command line
+def test_a_file_opened_on_the_command_line_is_current_and_recent(games, monkeypatch):
+    from c4tui.cli import main
+
+    started = []
+    monkeypatch.setattr(C4App, "run", lambda self: started.append(self))
+    monkeypatch.chdir(games)
+    with pytest.raises(SystemExit) as info:
+        main(["sub/beta.c4g", "--no-engine"])
+    assert info.value.code == 0
+    (app,) = started
+    assert app.model.line == [0, 6] and app.current_file == games / "sub" / "beta.c4g"
+    assert recent.load_recent().files == [games / "sub" / "beta.c4g"]
+    with pytest.raises(SystemExit):
+        main(["4453", "--no-engine"])  # moves: no file
+    assert started[1].current_file is None and len(recent.load_recent().files) == 1
