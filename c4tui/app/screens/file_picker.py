@@ -49,6 +49,8 @@ class FilePickerScreen(ModalScreen[Path | None]):
     }
     #picker-dir {
         color: $text-muted;
+        text-wrap: nowrap;
+        text-overflow: ellipsis;
     }
     #picker-bar Button {
         width: auto;
@@ -85,7 +87,7 @@ class FilePickerScreen(ModalScreen[Path | None]):
                 yield Button("↑ up", id="picker-up", compact=True)
                 yield Button(self.verb, id="picker-ok", compact=True)
                 yield Button("cancel", id="picker-cancel", compact=True)
-            yield Label(f"in {self.directory}", id="picker-dir")
+            yield Label(_folder_line(self.directory), id="picker-dir")
             tree = GameTree(self.directory, id="picker-tree")
             tree.show_root = False
             yield tree
@@ -97,7 +99,7 @@ class FilePickerScreen(ModalScreen[Path | None]):
     def _go_to(self, directory: Path) -> None:
         self.directory = directory
         self.query_one(GameTree).path = directory
-        self.query_one("#picker-dir", Label).update(f"in {directory}")
+        self.query_one("#picker-dir", Label).update(_folder_line(directory))
 
     @on(Tree.NodeHighlighted, "#picker-tree")
     def _highlighted(self, event: Tree.NodeHighlighted[DirEntry]) -> None:
@@ -156,3 +158,11 @@ class FilePickerScreen(ModalScreen[Path | None]):
 
     def action_cancel(self) -> None:
         self._done(None)
+
+
+def _folder_line(directory: Path, width: int = 68) -> str:
+    """``in /the/folder``; a long one keeps its end, the part that tells folders apart."""
+    text = str(directory)
+    if not text.isprintable():
+        text = repr(text)[1:-1]
+    return f"in {text if len(text) <= width else '…' + text[-(width - 1):]}"
