@@ -120,6 +120,9 @@ async def test_open_from_the_tree_with_keys_and_mouse(games):
         # the next picker starts in the folder of the current file
         tree = await open_picker(app, pilot, "o")
         assert tree.path == games / "sub"
+        await until(pilot, lambda: tree.cursor_node is not None, "the cursor")
+        assert tree.cursor_node.data.path.name == "beta.c4g"  # on the current file
+        assert app.screen.query_one("#picker-input").value == "beta.c4g"
         box = app.screen.query_one("#picker-input")
         box.focus()
         box.value = "beta.c4gx"
@@ -313,7 +316,11 @@ async def test_games_list_newest_first(games):
         await pilot.press("G")
         await until(pilot, lambda: app.screen.query_one("#games-table").row_count == 3,
                     "the games")
-        await pilot.press("down", "down", "enter")
+        table = app.screen.query_one("#games-table")
+        await pilot.click(table, offset=(3, 1 + 2))  # alpha.c4g (under the header): selects
+        await pilot.pause()
+        assert isinstance(app.screen, GamesScreen) and table.cursor_row == 2
+        await pilot.click(table, offset=(3, 1 + 2))  # a click on the selected row opens it
         await pilot.pause()
         assert app.model.headers["White"] == "Ann" and app.current_file == games / "alpha.c4g"
 

@@ -82,33 +82,35 @@ class FileActions(_Base):
 
         self.push_screen(ConfirmScreen(f"{path.name} exists. Replace it? (y/n)"), done)
 
-    def _picker_start(self) -> Path:
-        """The folder the file picker shows first: the current file's, or the data
-        directory."""
+    def _picker_start(self) -> tuple[Path, str | None]:
+        """The folder the file picker shows first, and the file to put the cursor on: the
+        current file's, or the data directory."""
         if self.current_file is not None and self.current_file.parent.is_dir():
-            return self.current_file.parent
+            return self.current_file.parent, self.current_file.name
         home = gamefile.data_dir()
         try:
             home.mkdir(parents=True, exist_ok=True)  # where games go: made on first use
         except OSError:
-            return next(p for p in home.parents if p.is_dir())
-        return home
+            return next(p for p in home.parents if p.is_dir()), None
+        return home, None
 
     def action_load(self) -> None:
         def done(path: Path | None) -> None:
             if path is not None:
                 self.load_file(path)
 
-        self.push_screen(FilePickerScreen("Open a game", self._picker_start()), done)
+        start, current = self._picker_start()
+        self.push_screen(FilePickerScreen("Open a game", start, current=current), done)
 
     def action_save(self) -> None:
         def done(path: Path | None) -> None:
             if path is not None:
                 self.save_file(path)
 
-        name = (self.current_file or gamefile.default_save_path()).name
-        self.push_screen(FilePickerScreen("Save the game", self._picker_start(), name,
-                                          verb="save"), done)
+        start, current = self._picker_start()
+        name = current or gamefile.default_save_path().name
+        self.push_screen(FilePickerScreen("Save the game", start, name, verb="save",
+                                          current=current), done)
 
     def action_recent(self) -> None:
         listed = recent.load_recent()

@@ -23,7 +23,8 @@ class FilePickerScreen(ModalScreen[Path | None]):
 
     The tree starts in ``start``; a file is chosen with enter or a double click in the
     tree, or by typing its path in the box (relative to the folder shown, ``~`` expands).
-    A folder typed in the box, or ``backspace`` in the tree, changes the folder shown.
+    A folder typed in the box, or ``backspace`` in the tree, changes the folder shown; the
+    cursor starts on the file named ``current``, if any.
     Whether the file can be opened or written is the caller's business.
     """
 
@@ -74,8 +75,11 @@ class FilePickerScreen(ModalScreen[Path | None]):
         Binding("backspace", "parent", "parent folder", show=False),
     ]
 
-    def __init__(self, title: str, start: Path, value: str = "", *, verb: str = "open") -> None:
+    def __init__(self, title: str, start: Path, value: str = "", *, verb: str = "open",
+                 current: str | None = None) -> None:
+        """``current``: the name of a file in ``start`` to put the cursor on."""
         super().__init__()
+        self.current = current
         self.title_text, self.directory, self.value, self.verb = title, start, value, verb
         # opening starts in the tree; saving in the name box, ready for a new name
         self.AUTO_FOCUS = "#picker-tree" if verb == "open" else "#picker-input"
@@ -88,7 +92,7 @@ class FilePickerScreen(ModalScreen[Path | None]):
                 yield Button(self.verb, id="picker-ok", compact=True)
                 yield Button("cancel", id="picker-cancel", compact=True)
             yield Label(_folder_line(self.directory), id="picker-dir")
-            tree = GameTree(self.directory, id="picker-tree")
+            tree = GameTree(self.directory, id="picker-tree", current=self.current)
             tree.show_root = False
             yield tree
             yield Input(value=self.value, placeholder="a file name or path (~ works)",
@@ -104,14 +108,16 @@ class FilePickerScreen(ModalScreen[Path | None]):
     @on(Tree.NodeHighlighted, "#picker-tree")
     def _highlighted(self, event: Tree.NodeHighlighted[DirEntry]) -> None:
         """A file under the cursor goes into the path box (relative to the folder shown)."""
-        entry = event.node.data
-        if entry is None or event.node.allow_expand:
+        node = event.node
+        if node.data is None or node.allow_expand:
             return
-        try:
-            text = str(entry.path.relative_to(self.directory))
-        except ValueError:
-            text = str(entry.path)
-        self.query_one("#picker-input", Input).value = text
+        # the names from the root down (the tree holds resolved paths: a symlinked folder
+        # would not be a prefix of them)
+        names: list[str] = []
+        while node.parent is not None and node.data is not None:
+            names.append(node.data.path.name)
+            node = node.parent
+        self.query_one("#picker-input", Input).value = str(Path(*reversed(names)))
 
     @on(GameTree.FileSelected)
     def _file_selected(self, event: GameTree.FileSelected) -> None:

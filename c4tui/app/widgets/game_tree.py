@@ -8,9 +8,9 @@ from pathlib import Path
 from rich.style import Style
 from rich.text import Text
 from textual import events
-from textual.widgets import DirectoryTree
-from textual.widgets._tree import TreeNode
+from textual.widgets import DirectoryTree, Tree
 from textual.widgets.directory_tree import DirEntry
+from textual.widgets.tree import TreeNode
 
 from c4tui.gamefile import GAME_SUFFIXES
 
@@ -30,6 +30,23 @@ class GameTree(DirectoryTree):
     ICON_NODE = "▸ "
     ICON_NODE_EXPANDED = "▾ "
     ICON_FILE = "  "
+
+    def __init__(self, path: str | Path, *, current: str | None = None, id: str | None = None
+                 ) -> None:
+        """``current``: the name of a file in ``path`` to put the cursor on once listed."""
+        super().__init__(path, id=id)
+        self.current = current
+
+    def on_tree_node_expanded(self, event: Tree.NodeExpanded[DirEntry]) -> None:
+        """Once the folder is listed, the cursor goes to the current file (runs before the
+        DirectoryTree's own handler, which stops the event)."""
+        if self.current is None or event.node is not self.root:
+            return
+        for child in event.node.children:
+            if child.data is not None and child.data.path.name == self.current:
+                self.current = None
+                self.move_cursor(child, animate=False)
+                return
 
     def filter_paths(self, paths: Iterable[Path]) -> Iterable[Path]:
         return [p for p in paths if not p.name.startswith(".")]
