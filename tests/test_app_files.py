@@ -341,3 +341,20 @@ def test_a_file_opened_on_the_command_line_is_current_and_recent(games, monkeypa
     with pytest.raises(SystemExit):
         main(["4453", "--no-engine"])  # moves: no file
     assert started[1].current_file is None and len(recent.load_recent().files) == 1
+
+
+@sync
+async def test_picker_in_a_symlinked_folder(tmp_path, monkeypatch):
+    """The tree lists resolved paths; the path box still gets the name, not /real/..."""
+    real = tmp_path / "real"
+    save_game(real / "c4tui" / "g.c4g", Position.from_moves("4"))
+    (tmp_path / "link").symlink_to(real)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "link"))
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_picker(app, pilot, "o")
+        await pilot.press("down")
+        assert app.screen.query_one("#picker-input").value == "g.c4g"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.model.line == [3]
