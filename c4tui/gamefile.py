@@ -39,6 +39,9 @@ from c4tui.engine.geometry import COLUMN_NAMES
 from c4tui.engine.position import IllegalMoveError, Position, square_name
 
 GAME_SUFFIX = ".c4g"
+# what the file picker and the games list take for game files: the .c4g file, and the
+# move string that save_game writes for another suffix (.txt by convention)
+GAME_SUFFIXES = (GAME_SUFFIX, ".txt")
 MAX_FILE_BYTES = 1 << 20  # a game is a few hundred bytes; anything larger is not one
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 _HEADER_RE = re.compile(r'^\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]$')
@@ -309,8 +312,9 @@ def default_save_path(now: _dt.datetime | None = None) -> Path:
     return data_dir() / f"game-{stamp}{GAME_SUFFIX}"
 
 
-def resolve_user_path(text: str) -> Path:
-    """A path typed in the app: ``~`` expands; a relative path is taken in the data directory.
+def resolve_user_path(text: str, base: Path | None = None) -> Path:
+    """A path typed in the app: ``~`` expands; a relative path is taken in ``base`` (by
+    default the data directory).
 
     Never raises: a name that cannot be used (``~nobody/x``, a NUL byte) comes back as it
     is, and loading or saving it then gives a one-line :class:`GameFileError`.
@@ -320,7 +324,7 @@ def resolve_user_path(text: str) -> Path:
         p = p.expanduser()
     except (RuntimeError, ValueError):  # ~nobody, ~x\0: load_game and save_game say so
         return p
-    return p if p.is_absolute() else data_dir() / p
+    return p if p.is_absolute() else (base or data_dir()) / p
 
 
 def _expand(p: Path) -> Path:

@@ -13,6 +13,12 @@ import pytest
 os.environ.setdefault("C4TUI_CACHE_DIR", platformdirs.user_cache_dir("c4tui"))
 
 
+@pytest.fixture(autouse=True)
+def _private_state(tmp_path_factory, monkeypatch):
+    """Every test gets its own state directory (the recent-files list): never the user's."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("state")))
+
+
 @pytest.fixture
 def tmp_home(tmp_path, monkeypatch):
     """Games go to a temporary data directory, never the real home."""

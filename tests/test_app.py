@@ -109,13 +109,13 @@ async def test_move_list_shows_numbered_pairs_and_jumps():
 
 # ---------------------------------------------------------------------------- files
 @sync
-async def test_save_and_load_through_prompts(tmp_path):
+async def test_save_and_load_through_the_picker(tmp_path):
     app = make_app("4453")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("s")
         await pilot.pause()
-        inp = app.screen.query_one("#prompt-input")
-        inp.value = "mine.c4g"
+        inp = app.screen.query_one("#picker-input")
+        inp.value = "mine.c4g"  # relative to the folder shown: the data directory
         await pilot.press("enter")
         await pilot.pause()
         saved = tmp_path / "xdg" / "c4tui" / "mine.c4g"
@@ -124,7 +124,9 @@ async def test_save_and_load_through_prompts(tmp_path):
         assert app.model.line == [0]
         await pilot.press("o")
         await pilot.pause()
-        app.screen.query_one("#prompt-input").value = "mine.c4g"
+        inp = app.screen.query_one("#picker-input")
+        inp.value = "mine.c4g"
+        inp.focus()
         await pilot.press("enter")
         await pilot.pause()
         assert app.model.line == [3, 3, 4, 2] and app.model.ply == 4

@@ -1,13 +1,16 @@
-"""The game's files and clipboard: open, save (asking before replacing), enter, copy."""
+"""The game's files and clipboard: open and save through the file picker (asking before
+replacing), recent files, the games list, enter, copy."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from c4tui import gamefile
+from c4tui import gamefile, recent
 from c4tui.engine.position import IllegalMoveError, Position
 
+from .screens import ConfirmScreen, FilePickerScreen, GamesScreen, RecentFilesScreen
 from .widgets import PromptScreen
 
 if TYPE_CHECKING:
@@ -20,6 +23,9 @@ else:
 
 class FileActions(_Base):
     """Mixed into :class:`C4App`; a file that cannot be used changes nothing."""
+
+    current_file: Path | None = None  # the game file last opened or saved
+    last_warning = ""
 
     def load_position(self, pos: Position, headers: dict[str, str] | None = None) -> None:
         """Replace the game (undoable); ``headers`` None: a new game without headers."""
@@ -35,6 +41,7 @@ class FileActions(_Base):
             return False
         self.load_position(game.position, game.headers)
         self.say(f"loaded {path} ({game.position.ply} moves)")
+        self.remember_file(path)
         return True
 
     def save_file(self, path: Path, overwrite: bool = False) -> bool:
@@ -50,35 +57,77 @@ class FileActions(_Base):
             self.error(str(exc))
             return False
         self.say(f"saved {written}")
+        self.remember_file(written)
         return True
+
+    def remember_file(self, path: Path) -> None:
+        """Make ``path`` the current file and the first recent one (a recent-files store
+        that cannot be used only costs a warning)."""
+        self.current_file = Path(os.path.abspath(os.path.expanduser(path)))
+        self._warn(recent.add_recent(self.current_file).warning)
+
+    def _warn(self, warning: str | None) -> None:
+        if warning:
+            self.last_warning = warning
+            self.notify(warning, severity="warning", timeout=6)
 
     def _ask_overwrite(self, path: Path) -> None:
         self.last_error = f"{path}: already exists"
 
-        def done(text: str | None) -> None:
-            if text is not None and text.strip().lower() in ("y", "yes"):
+        def done(yes: bool | None) -> None:
+            if yes:
                 self.save_file(path, overwrite=True)
             else:
                 self.say(f"not saved: {path} kept")
 
-        self.push_screen(PromptScreen(f"{path.name} exists. Replace it? (y/n)", "n"), done)
+        self.push_screen(ConfirmScreen(f"{path.name} exists. Replace it? (y/n)"), done)
+
+    def _picker_start(self) -> tuple[Path, str | None]:
+        """The folder the file picker shows first, and the file to put the cursor on: the
+        current file's, or the data directory."""
+        if self.current_file is not None and self.current_file.parent.is_dir():
+            return self.current_file.parent, self.current_file.name
+        home = gamefile.data_dir()
+        try:
+            home.mkdir(parents=True, exist_ok=True)  # where games go: made on first use
+        except OSError:
+            return next(p for p in home.parents if p.is_dir()), None
+        return home, None
 
     def action_load(self) -> None:
-        def done(text: str | None) -> None:
-            if text and text.strip():
-                self.load_file(gamefile.resolve_user_path(text))
+        def done(path: Path | None) -> None:
+            if path is not None:
+                self.load_file(path)
 
-        self.push_screen(PromptScreen(f"Open file (relative to {gamefile.data_dir()}):",
-                                      placeholder="game.c4g"), done)
+        start, current = self._picker_start()
+        self.push_screen(FilePickerScreen("Open a game", start, current=current), done)
 
     def action_save(self) -> None:
-        def done(text: str | None) -> None:
-            if text and text.strip():
-                self.save_file(gamefile.resolve_user_path(text))
+        def done(path: Path | None) -> None:
+            if path is not None:
+                self.save_file(path)
 
-        default = gamefile.default_save_path().name
-        self.push_screen(PromptScreen(f"Save as (relative to {gamefile.data_dir()}):",
-                                      default), done)
+        start, current = self._picker_start()
+        name = current or gamefile.default_save_path().name
+        self.push_screen(FilePickerScreen("Save the game", start, name, verb="save",
+                                          current=current), done)
+
+    def action_recent(self) -> None:
+        listed = recent.load_recent()
+        self._warn(listed.warning)
+
+        def done(path: Path | None) -> None:
+            if path is not None:
+                self.load_file(path)
+
+        self.push_screen(RecentFilesScreen(listed.files), done)
+
+    def action_games(self) -> None:
+        def done(path: Path | None) -> None:
+            if path is not None:
+                self.load_file(path)
+
+        self.push_screen(GamesScreen(gamefile.data_dir()), done)
 
     def action_enter_moves(self) -> None:
         def done(text: str | None) -> None:

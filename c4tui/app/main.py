@@ -80,6 +80,8 @@ class C4App(SearchActions, FileActions, PlayActions, PreviewActions, App[None]):
         Binding("H", "hash_size", "hash size", show=False),
         Binding("o", "load", "open"),
         Binding("s", "save", "save"),
+        Binding("O", "recent", "recent files", show=False),
+        Binding("G", "games", "games list", show=False),
         Binding("e", "enter_moves", "enter moves", show=False),
         Binding("c", "copy", "copy", show=False),
         Binding("C", "copy_game", "copy game file", show=False),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shlex
 import shutil
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -105,6 +106,7 @@ def open_workstation(
     except ValueError as exc:  # GameFileError and IllegalMoveError are ValueErrors
         fail(str(exc))
 
+    from c4tui import recent
     from c4tui.app import C4App
     from c4tui.app.engine_bridge import SearchSettings
     from c4tui.app.play import PlaySettings
@@ -112,8 +114,23 @@ def open_workstation(
     settings = SearchSettings(auto=auto, engine_cmd=argv, limit_set=limit is not None,
                               **options.given(node_limit=limit, hash_mb=hash_mb))
     opponent = None if engine_side is None else PlaySettings(engine_side, budget, vary)
-    C4App(pos, settings=settings, engine=not no_engine, headers=headers, play=opponent,
-          hints=opponent is None or hints).run()
+    app = C4App(pos, settings=settings, engine=not no_engine, headers=headers, play=opponent,
+                hints=opponent is None or hints)
+    opened = _opened_file(list(target or []))
+    if opened is not None:  # a game file: the picker starts beside it, and it is recent
+        app.current_file = opened
+        warning = recent.add_recent(opened).warning
+        if warning:
+            print(f"c4tui: {warning}", file=sys.stderr, flush=True)
+    app.run()
+
+
+def _opened_file(args: list[str]) -> Path | None:
+    """The game file that :func:`resolve_target` loaded from these words, if any."""
+    if len(args) != 1:
+        return None
+    path = Path(args[0]).expanduser()
+    return path.absolute() if path.is_file() else None
 
 
 def external_command(text: str | None) -> tuple[str, ...]:

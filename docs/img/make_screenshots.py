@@ -2,8 +2,8 @@
 
     .venv/bin/python docs/img/make_screenshots.py [NAME ...]
 
-Runs the app headless (Textual's pilot) and saves docs/img/{main,threats,paused,play,preview}.svg
-(names given: only those, e.g. ``play``).
+Runs the app headless (Textual's pilot) and saves
+docs/img/{main,threats,paused,play,preview,files}.svg (names given: only those, e.g. ``play``).
 The numbers in them (nodes, speeds, times) are whatever this machine measured.
 """
 
@@ -129,8 +129,38 @@ async def preview() -> None:
         app.save_screenshot("preview.svg", str(OUT))
 
 
+async def file_picker() -> None:
+    """The picker of ``o`` on a few example games in a temporary data directory."""
+    import datetime as dt
+    import os
+    import tempfile
+
+    from c4tui.gamefile import Game, default_save_path, save_game
+
+    with tempfile.TemporaryDirectory() as tmp:
+        os.environ["XDG_DATA_HOME"] = tmp
+        os.environ["XDG_STATE_HOME"] = tmp  # the recent-files list: not the user's
+        stamp = dt.datetime(2026, 11, 22, 21, 15)
+        save_game(default_save_path(stamp), Position.from_moves("4453"))
+        from c4tui.gamefile import data_dir
+
+        games = data_dir()
+        save_game(games / "club" / "ann-bob.c4g",
+                  Game(Position.from_moves("4455667"), {"White": "Ann", "Black": "Bob"}))
+        save_game(games / "opening-trap.c4g", Position.from_moves("44444427"))
+        save_game(games / "endgame.txt", Position.from_moves("177761776634"))
+        (games / "notes.md").write_text("not a game\n")
+        app = C4App(Position.from_moves("4453"), engine=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("o")
+            await pilot.pause(0.5)
+            await pilot.press("down", "down", "down")
+            await pilot.pause(0.3)
+            app.save_screenshot("files.svg", str(OUT))
+
+
 JOBS = {"main": main_screen, "threats": threat_map, "paused": paused_search, "play": play,
-        "preview": preview}
+        "preview": preview, "files": file_picker}
 
 if __name__ == "__main__":
     for name in sys.argv[1:] or JOBS:

@@ -1,7 +1,8 @@
-"""The app's prompts fed random text through the real UI (pilot, engine off): open, save,
-enter moves, node limit, hash size. Their parsers are fuzzed directly (and far more) in
-test_fuzz_moves, test_fuzz_gamefile and test_fuzz_units; this checks the path from the
-key to the model: no crash, one error line, and a refused value changes nothing.
+"""The app's prompts fed random text through the real UI (pilot, engine off): open, save
+(the file picker's path box), enter moves, node limit, hash size. Their parsers are fuzzed
+directly (and far more) in test_fuzz_moves, test_fuzz_gamefile and test_fuzz_units; this
+checks the path from the key to the model: no crash, one error line, and a refused value
+changes nothing.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pilot_util import sync
 from textual.widgets import Input
 
 from c4tui.app import C4App
+from c4tui.app.screens import ConfirmScreen
 
 pytestmark = pytest.mark.usefixtures("tmp_home")
 
@@ -60,12 +62,13 @@ async def test_prompt_text(key):
             await pilot.pause()
             if len(app.screen_stack) < 2:  # e.g. step nodes without an engine
                 continue
-            app.screen.query_one(Input).value = text.replace("\n", " ")
+            box = app.screen.query_one(Input)  # the file picker's path box, or the prompt
+            box.focus()
+            box.value = text.replace("\n", " ")
             await pilot.press("enter")
             await pilot.pause()
-            while len(app.screen_stack) > 1:  # "exists. Replace it?": no
-                app.screen.query_one(Input).value = "n"
-                await pilot.press("enter")
+            while len(app.screen_stack) > 1:  # "exists. Replace it?": no; a folder: close
+                await pilot.press("n" if isinstance(app.screen, ConfirmScreen) else "escape")
                 await pilot.pause()
             assert app.is_running
             err = app.last_error

@@ -1,0 +1,8 @@
+"""Modal screens, one per file: the file picker, yes/no, recent files, the games list."""
+
+from .confirm import ConfirmScreen
+from .file_picker import FilePickerScreen
+from .games_list import GamesScreen
+from .recent_files import RecentFilesScreen
+
+__all__ = ["ConfirmScreen", "FilePickerScreen", "GamesScreen", "RecentFilesScreen"]

@@ -1,0 +1,62 @@
+"""A yes/no question in a modal screen (replace an existing file?)."""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Label
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """Returns True for yes (``y`` or the Yes button), False for no (``n``, escape, No)."""
+
+    DEFAULT_CSS = """
+    ConfirmScreen {
+        align: center middle;
+    }
+    #confirm {
+        width: 64;
+        height: auto;
+        border: thick $warning;
+        background: $surface;
+        padding: 0 1;
+    }
+    #confirm-buttons {
+        height: 1;
+        margin-top: 1;
+    }
+    #confirm-buttons Button {
+        width: auto;
+        min-width: 0;
+        margin-right: 2;
+    }
+    """
+
+    AUTO_FOCUS = "#confirm-no"  # enter right away keeps the file
+    BINDINGS = [
+        Binding("y", "answer(True)", "yes"),
+        Binding("n", "answer(False)", "no"),
+        Binding("escape", "answer(False)", "no"),
+    ]
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm"):
+            yield Label(self.question, id="confirm-question")
+            with Horizontal(id="confirm-buttons"):
+                yield Button("Yes (y)", id="confirm-yes", compact=True)
+                yield Button("No (n)", id="confirm-no", compact=True)
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        self.action_answer(event.button.id == "confirm-yes")
+
+    def action_answer(self, yes: bool) -> None:
+        if self.is_active:  # once: a key and a click may both be queued
+            self.dismiss(yes)

@@ -1,0 +1,174 @@
+"""The file picker of open (``o``) and save (``s``): a directory tree and a path box."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Tree
+from textual.widgets.directory_tree import DirEntry
+
+from c4tui.gamefile import resolve_user_path
+
+from ..widgets.game_tree import GameTree
+
+
+class FilePickerScreen(ModalScreen[Path | None]):
+    """Returns the chosen file's path, or None on escape.
+
+    The tree starts in ``start``; a file is chosen with enter or a double click in the
+    tree, or by typing its path in the box (relative to the folder shown, ``~`` expands).
+    A folder typed in the box, or ``backspace`` in the tree, changes the folder shown; the
+    cursor starts on the file named ``current``, if any.
+    Whether the file can be opened or written is the caller's business.
+    """
+
+    DEFAULT_CSS = """
+    FilePickerScreen {
+        align: center middle;
+    }
+    #picker {
+        width: 76;
+        max-width: 100%;
+        height: 22;
+        max-height: 100%;
+        border: thick $accent;
+        background: $surface;
+        padding: 0 1;
+    }
+    #picker-bar {
+        height: 1;
+    }
+    #picker-title {
+        width: 1fr;
+        text-style: bold;
+    }
+    #picker-dir {
+        color: $text-muted;
+        text-wrap: nowrap;
+        text-overflow: ellipsis;
+    }
+    #picker-bar Button {
+        width: auto;
+        min-width: 0;
+        margin-left: 1;
+    }
+    #picker-tree {
+        height: 1fr;
+        border: round $secondary;
+    }
+    #picker-tree:focus {
+        border: round $accent;
+    }
+    #picker-help {
+        color: $text-muted;
+    }
+    """
+
+    BINDINGS = [
+        Binding("escape", "cancel", "cancel"),
+        Binding("backspace", "parent", "parent folder", show=False),
+    ]
+
+    def __init__(self, title: str, start: Path, value: str = "", *, verb: str = "open",
+                 current: str | None = None) -> None:
+        """``current``: the name of a file in ``start`` to put the cursor on."""
+        super().__init__()
+        self.current = current
+        self.title_text, self.directory, self.value, self.verb = title, start, value, verb
+        # opening starts in the tree; saving in the name box, ready for a new name
+        self.AUTO_FOCUS = "#picker-tree" if verb == "open" else "#picker-input"
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="picker"):
+            with Horizontal(id="picker-bar"):
+                yield Label(self.title_text, id="picker-title")
+                yield Button("↑ up", id="picker-up", compact=True)
+                yield Button(self.verb, id="picker-ok", compact=True)
+                yield Button("cancel", id="picker-cancel", compact=True)
+            yield Label(_folder_line(self.directory), id="picker-dir")
+            tree = GameTree(self.directory, id="picker-tree", current=self.current)
+            tree.show_root = False
+            yield tree
+            yield Input(value=self.value, placeholder="a file name or path (~ works)",
+                        id="picker-input")
+            yield Label(f"enter/double click: {self.verb}   tab: tree/path   "
+                        "backspace: up   esc: cancel", id="picker-help")
+
+    def _go_to(self, directory: Path) -> None:
+        self.directory = directory
+        self.query_one(GameTree).path = directory
+        self.query_one("#picker-dir", Label).update(_folder_line(directory))
+
+    @on(Tree.NodeHighlighted, "#picker-tree")
+    def _highlighted(self, event: Tree.NodeHighlighted[DirEntry]) -> None:
+        """A file under the cursor goes into the path box (relative to the folder shown)."""
+        node = event.node
+        if node.data is None or node.allow_expand:
+            return
+        # the names from the root down (the tree holds resolved paths: a symlinked folder
+        # would not be a prefix of them)
+        names: list[str] = []
+        while node.parent is not None and node.data is not None:
+            names.append(node.data.path.name)
+            node = node.parent
+        self.query_one("#picker-input", Input).value = str(Path(*reversed(names)))
+
+    @on(GameTree.FileSelected)
+    def _file_selected(self, event: GameTree.FileSelected) -> None:
+        if event.node is not event.node.tree.root:  # a root that is gone is no file
+            self._done(event.path)
+
+    def _done(self, path: Path | None) -> None:
+        if self.is_active:  # once: a second enter or click may already be queued
+            self.dismiss(path)
+
+    @on(Input.Submitted, "#picker-input")
+    def _submitted(self) -> None:
+        self._accept()
+
+    def _accept(self) -> None:
+        text = self.query_one("#picker-input", Input).value
+        if not text.strip():
+            self.app.bell()
+            return
+        path = resolve_user_path(text, self.directory)
+        try:
+            is_dir = path.is_dir()
+        except (OSError, ValueError):  # a NUL byte, a name too long: the caller says so
+            is_dir = False
+        if is_dir:
+            self.query_one("#picker-input", Input).value = ""
+            self._go_to(Path(os.path.abspath(path)))  # "../x" shown as the folder it is
+        else:
+            self._done(path)
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "picker-up":
+            self.action_parent()
+        elif event.button.id == "picker-ok":
+            self._accept()
+        else:
+            self.action_cancel()
+
+    def action_parent(self) -> None:
+        parent = self.directory.parent
+        if parent != self.directory:
+            self._go_to(parent)
+
+    def action_cancel(self) -> None:
+        self._done(None)
+
+
+def _folder_line(directory: Path, width: int = 68) -> str:
+    """``in /the/folder``; a long one keeps its end, the part that tells folders apart."""
+    text = str(directory)
+    if not text.isprintable():
+        text = repr(text)[1:-1]
+    return f"in {text if len(text) <= width else '…' + text[-(width - 1):]}"

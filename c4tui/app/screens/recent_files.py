@@ -1,0 +1,78 @@
+"""The recent files (key ``O``): the last games opened or saved, newest first."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import DataTable, Label
+
+
+class RecentFilesScreen(ModalScreen[Path | None]):
+    """Returns the chosen file (enter, or a click on the highlighted row), None on escape.
+
+    A file that is gone is listed as *missing*; choosing it anyway gives the usual
+    one-line error of opening it.
+    """
+
+    DEFAULT_CSS = """
+    RecentFilesScreen {
+        align: center middle;
+    }
+    #recent {
+        width: 76;
+        max-width: 100%;
+        height: auto;
+        max-height: 100%;
+        border: thick $accent;
+        background: $surface;
+        padding: 0 1;
+    }
+    #recent-table {
+        height: auto;
+        max-height: 14;
+    }
+    #recent-help {
+        color: $text-muted;
+    }
+    """
+
+    AUTO_FOCUS = "#recent-table"
+    BINDINGS = [Binding("escape", "cancel", "cancel")]
+
+    def __init__(self, files: list[Path]) -> None:
+        super().__init__()
+        self.files = files
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="recent"):
+            yield Label("Recent files", id="recent-title")
+            table: DataTable[str] = DataTable(id="recent-table", cursor_type="row",
+                                              zebra_stripes=True)
+            table.add_columns("file", "folder", "")
+            for i, path in enumerate(self.files):
+                table.add_row(path.name, str(path.parent), _state(path), key=str(i))
+            table.display = bool(self.files)
+            yield table
+            yield Label("enter: open   esc: close" if self.files
+                        else "no recent files yet (they appear after o or s)   esc: close",
+                        id="recent-help")
+
+    @on(DataTable.RowSelected)
+    def _selected(self, event: DataTable.RowSelected) -> None:
+        if self.is_active:  # once: a second enter or click may already be queued
+            self.dismiss(self.files[int(event.row_key.value or 0)])
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+def _state(path: Path) -> str:
+    try:
+        return "" if path.is_file() else "missing"
+    except (OSError, ValueError):
+        return "missing"

@@ -1,0 +1,72 @@
+"""The games in a directory (by default the data directory), newest first.
+
+One list for the app's games table (key ``G``) and ``c4tui games``: each game file's name,
+modification time, players, result and number of moves. A file that cannot be read is
+listed with its one-line error instead of its headers; nothing here raises.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from c4tui import gamefile
+
+COLUMNS = ("file", "modified", "White", "Black", "result", "moves")
+MAX_GAMES = 2000  # a directory with more is not a game collection: the newest are listed
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """One game file; ``error`` is set (and ``moves`` None) when it cannot be loaded."""
+
+    path: Path
+    name: str  # relative to the listed directory
+    modified: float
+    headers: dict[str, str] = field(default_factory=dict)
+    moves: int | None = None
+    error: str | None = None
+
+    def cells(self) -> tuple[str, ...]:
+        """The texts of :data:`COLUMNS` for this game."""
+        when = _dt.datetime.fromtimestamp(self.modified).strftime("%Y-%m-%d %H:%M")
+        if self.error is not None:
+            return (self.name, when, "", "", "unreadable", "")
+        h = self.headers
+        return (self.name, when, h.get("White", "?"), h.get("Black", "?"),
+                h.get("Result", "*"), str(self.moves))
+
+
+def game_paths(directory: Path) -> list[Path]:
+    """The game files under ``directory`` (by suffix; hidden files and folders left out)."""
+    found: list[Path] = []
+    for root, dirs, files in os.walk(directory):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        found += (Path(root) / f for f in sorted(files)
+                  if not f.startswith(".") and Path(f).suffix.lower() in gamefile.GAME_SUFFIXES)
+    return found
+
+
+def list_games(directory: Path | None = None) -> list[GameEntry]:
+    """The games under ``directory`` (default: the data directory), newest first."""
+    directory = directory or gamefile.data_dir()
+    dated: list[tuple[float, Path]] = []
+    for p in game_paths(directory):
+        try:
+            dated.append((p.stat().st_mtime, p))
+        except OSError:  # vanished meanwhile
+            continue
+    dated.sort(key=lambda mp: (-mp[0], str(mp[1])))
+    entries = []
+    for mtime, p in dated[:MAX_GAMES]:
+        name = str(p.relative_to(directory))
+        try:
+            game = gamefile.load_game(p)
+        except gamefile.GameFileError as exc:
+            entries.append(GameEntry(p, name, mtime, error=str(exc)))
+            continue
+        headers = {**game.headers, "Result": gamefile.result_of(game.position)}
+        entries.append(GameEntry(p, name, mtime, headers, game.position.ply))
+    return entries
