@@ -155,15 +155,18 @@ def review_move(ply: int, column: int, values: Values, pos: Position) -> MoveRev
 
 
 class Reviewer:
-    """Reviews games with one solver; one review at a time, :meth:`stop` from any thread."""
+    """Reviews games with one solver, one at a time; :meth:`stop` from any thread.
+
+    A stopped reviewer stays stopped (a stop never gets lost between two solves): make
+    one per review that may be cancelled; the solver (and its table) can be shared.
+    """
 
     def __init__(self, solver: ColumnSolver) -> None:
         self.solver = solver
         self._stopped = threading.Event()
 
     def stop(self) -> None:
-        """Cancel the running review (it raises :class:`ReviewCancelled`). Safe to call
-        again: a stop that lands between two solves is seen before the next one."""
+        """Cancel the review, running or to come (it raises :class:`ReviewCancelled`)."""
         self._stopped.set()
         self.solver.stop()
 

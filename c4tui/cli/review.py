@@ -50,6 +50,8 @@ def review(
 
     hash_mb = options.hash_mb(hash_text)
     threads = options.threads(threads)
+    if not "".join(game).strip():  # "" would name the current directory
+        fail("review: the game has no moves to review")
     try:
         pos, headers = resolve_target(game)
     except ValueError as exc:  # GameFileError and IllegalMoveError: they say which move
