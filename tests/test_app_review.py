@@ -56,6 +56,8 @@ async def test_review_fills_the_graph_and_marks_the_moves():
 async def test_review_without_moves_or_engine():
     app = C4App(Position(), engine=False)
     async with app.run_test(size=(80, 24)) as pilot:
+        palette = {c.title: c.help for c in app.get_system_commands(app.screen)}
+        assert palette["Review game"] == "key: R"
         await pilot.press("R")
         assert app.last_error == "review: no moves to review"
         await pilot.press("4")

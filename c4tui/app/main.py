@@ -72,7 +72,7 @@ class C4App(SearchActions, FileActions, PlayActions, PreviewActions, App[None]):
         Binding("u", "undo", "undo"),
         Binding("ctrl+r", "redo", "redo", show=False),
         Binding("t", "toggle_threats", "threats"),
-        Binding("R", "review", "review game"),
+        Binding("R", "review", "review game", show=False),
         Binding("space", "toggle_pause", "pause"),
         Binding("n", "step_iteration", "step"),
         *EXTERNAL_BINDINGS,  # space stops, n N greyed out: with an external engine only
