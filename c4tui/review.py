@@ -33,7 +33,6 @@ from c4tui.engine.scores import moves_to_end, win_score
 BLUNDER = "??"
 MISTAKE = "?"
 ONLY_MOVE = "!"
-MARKS = (BLUNDER, MISTAKE, ONLY_MOVE)
 
 Values = tuple["int | None", ...]  #: exact score per column for the side to move (None: full)
 #: ``progress(done, total, ply, values)``: the position after ``ply`` moves is solved.

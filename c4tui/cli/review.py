@@ -22,7 +22,7 @@ def review(
     game: Annotated[
         list[str],
         typer.Argument(help="A game file (.c4g, or a file of moves), or moves: 4453 or "
-                       "d1 d2 e1 c1.", show_default=False),
+                       "d1 d2 e1 c1.", metavar="GAME", show_default=False),
     ],
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the review as one JSON object.")
