@@ -64,6 +64,10 @@ async def test_review_without_moves_or_engine():
         await pilot.press("R")
         assert app.last_error == "review: the solver is not available yet " \
                                  "(engine not available)"
+    app = C4App(Position.from_moves("4"), engine=False, hints=False)  # play mode's
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("R")
+        assert app.last_error == "review: the hints are hidden (h shows them)"
 
 
 # 9 discs: without the books each position takes the solver a while
