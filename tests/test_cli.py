@@ -43,7 +43,7 @@ def _help(*words: str) -> str:
     return r.output
 
 
-COMMANDS = (["open"], ["solve"], ["analyze"], ["selfplay"], ["bench"], ["book"],
+COMMANDS = (["open"], ["solve"], ["analyze"], ["review"], ["selfplay"], ["bench"], ["book"],
             ["book", "build"], ["book", "info"], ["book", "lookup"])
 
 

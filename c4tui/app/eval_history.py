@@ -35,6 +35,12 @@ class EvalHistory:
         if pov.proven or snap.state in (SearchState.DONE, SearchState.NODE_LIMIT):
             self._values[key] = pov.white_view(pos)
 
+    def record_exact(self, pos: Position, score: int) -> None:
+        """Keep ``pos``'s exact score (side to move's view), e.g. from the game review."""
+        key = pos.key()
+        self._values[key] = Score(score, Band.EXACT).white_view(pos)
+        self._exact.add(key)
+
     def line(self, moves: list[int]) -> tuple[float | None, ...]:
         """One value per ply of the line (its start included; a finished game is
         decided). The line's positions are worked out once per line, not per poll."""

@@ -8,6 +8,7 @@ the bridge so the search's progress shows; nothing here waits for the engine.
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections.abc import Iterable
 from functools import partial
@@ -23,10 +24,11 @@ from textual.widget import Widget
 from textual.widgets import Footer
 
 from c4tui.engine.geometry import WIDTH
-from c4tui.engine.position import IllegalMoveError, Position
+from c4tui.engine.position import PLAYER_NAMES, IllegalMoveError, Position
+from c4tui.review import BLUNDER, MISTAKE, GameReview, result_words
 
-from .engine_bridge import EngineBridge
-from .engine_view import ExactStatus
+from .engine_bridge import EngineBridge, EngineMissing
+from .engine_view import ExactEntry, ExactStatus
 from .eval_history import EvalHistory
 from .file_actions import FileActions
 from .hangup import TerminalWatch
@@ -35,6 +37,7 @@ from .model import GameModel
 from .play import PlaySettings
 from .play_actions import PlayActions
 from .preview_actions import PreviewActions
+from .review_worker import ReviewWorker
 from .search_actions import EXTERNAL_BINDINGS, SearchActions
 from .settings import SearchSettings
 from .widgets import (
@@ -69,6 +72,7 @@ class C4App(SearchActions, FileActions, PlayActions, PreviewActions, App[None]):
         Binding("u", "undo", "undo"),
         Binding("ctrl+r", "redo", "redo", show=False),
         Binding("t", "toggle_threats", "threats"),
+        Binding("R", "review", "review game", show=False),
         Binding("space", "toggle_pause", "pause"),
         Binding("n", "step_iteration", "step"),
         *EXTERNAL_BINDINGS,  # space stops, n N greyed out: with an external engine only
@@ -111,6 +115,8 @@ class C4App(SearchActions, FileActions, PlayActions, PreviewActions, App[None]):
                                    on_reply=lambda reply: self.post_message(EngineMoved(reply)))
         self.init_play(play, hints)
         self.evals = EvalHistory()
+        self.review = ReviewWorker(on_update=lambda: self.post_message(EngineUpdated()))
+        self._review_told = 0  # the serial of the last review whose end was said
         self.last_message = ""
         self.last_error = ""
         self._watch = TerminalWatch(self._terminal_gone)
@@ -163,6 +169,7 @@ class C4App(SearchActions, FileActions, PlayActions, PreviewActions, App[None]):
 
     def on_unmount(self) -> None:
         self._watch.stop()
+        self.review.cancel()
         self.bridge.shutdown()
 
     def _terminal_gone(self) -> None:
@@ -175,6 +182,7 @@ class C4App(SearchActions, FileActions, PlayActions, PreviewActions, App[None]):
 
     async def action_quit(self) -> None:
         """Quit at once: the engine's jobs are told to stop, never waited for."""
+        self.review.cancel()
         self.bridge.shutdown()
         self.exit()
 
@@ -192,7 +200,16 @@ class C4App(SearchActions, FileActions, PlayActions, PreviewActions, App[None]):
             self.bridge.set_position(pos, analyse=not self.play_position_changed())
             self.preview = None  # a preview is of the position it started from
         view = self.bridge.view(pos)
+        reviewed = self.review.values(pos)
+        if reviewed is not None and (view.exact is None
+                                     or view.exact.status is not ExactStatus.DONE):
+            # the review solved it (the exact worker may have given up on it): use that
+            view = dataclasses.replace(view, exact=ExactEntry(ExactStatus.DONE, reviewed))
+        for solved, values in self.review.take_fresh():
+            self.evals.record_exact(solved, max(v for v in values if v is not None))
         self.evals.record(pos, view)
+        line = tuple(self.model.line)
+        review_text = self._review_progress(line)
         shown = pos.copy()
         board = self._main(BoardView)
         board.position = shown
@@ -205,13 +222,15 @@ class C4App(SearchActions, FileActions, PlayActions, PreviewActions, App[None]):
             board.values = view.columns
         board.solving = self.hints and exact is not None and exact.status is ExactStatus.SOLVING
         moves = self._main(MoveList)
-        moves.line, moves.ply = tuple(self.model.line), pos.ply
+        moves.line, moves.ply = line, pos.ply
+        moves.marks = self.review.marks(line) if self.hints else {}
         graph = self._main(EvalGraph)
         graph.values, graph.ply = self.evals.line(self.model.line), pos.ply
         graph.exact = self.evals.exact_line(self.model.line)
         analysis = self._main(AnalysisPanel)
         analysis.position, analysis.view, analysis.cursor = shown, view, board.cursor
         self.show_preview()
+        analysis.review = self.review.moves(line)[pos.ply - 1] if pos.ply else None
         log = self._main(SearchLog)
         log.position, log.snapshot = shown, view.snapshot
         path = self._main(SearchPath)
@@ -224,7 +243,28 @@ class C4App(SearchActions, FileActions, PlayActions, PreviewActions, App[None]):
         # the path of a paused search then takes the threats' place
         threats.display = self.hints and board.show_threats and (board.big or not view.path)
         status = self._main(StatusLine)
-        status.view, status.play = view, self.play_status()
+        status.view, status.play, status.review = view, self.play_status(), review_text
+
+    def _review_progress(self, line: tuple[int, ...]) -> str:
+        """The review's progress for the status line ("" when none runs). A review of
+        another line (a new game, a move that changed it) is cancelled; a finished one's
+        summary is said once."""
+        job = self.review.job
+        if job is None:
+            return ""
+        if job.running and job.line != line and not job.cancelled:
+            self.review.cancel()
+            self.say("review cancelled: the game changed (R reviews it again)")
+            return ""
+        if job.running:
+            return "" if job.cancelled else f"review {job.done}/{job.total}"
+        if self._review_told != job.serial and (job.result or job.error):
+            self._review_told = job.serial
+            if job.error:
+                self.error(f"review: {job.error}")
+            else:
+                self.say(review_summary(job.result))
+        return ""
 
     def _poll(self) -> None:
         self.bridge.tick()
@@ -326,7 +366,34 @@ class C4App(SearchActions, FileActions, PlayActions, PreviewActions, App[None]):
         if self.model.ply != before:
             self.show(moved=True)
 
+    def action_review(self) -> None:
+        """Review the whole game with the exact solver, in the background (R again:
+        again)."""
+        line = tuple(self.model.line)
+        if not line:
+            self.error("review: no moves to review")
+            return
+        if not self.hints:
+            self.error("review: the hints are hidden (h shows them)")
+            return
+        try:
+            engine = self.bridge.require_engine()
+        except EngineMissing:
+            self.error(f"review: the solver is not available yet ({self.bridge.state.value})")
+            return
+        self.review.start(line, engine.solver.book)
+        self.say(f"reviewing the game's {len(line)} moves with the exact solver")
+        self.show()
+
     def action_toggle_threats(self) -> None:
         board = self._main(BoardView)
         board.show_threats = not board.show_threats
         self.show()
+
+
+def review_summary(result: GameReview) -> str:
+    """``review done: White 1??, 0? · Black 0??, 2? · perfect play: White wins``."""
+    sides = " · ".join(
+        f"{PLAYER_NAMES[p]} {result.count(p, BLUNDER)}{BLUNDER} {result.count(p, MISTAKE)}"
+        f"{MISTAKE}" for p in (0, 1))
+    return f"review done: {sides} · from the start: {result_words(result.start, 0)}"

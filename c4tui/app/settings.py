@@ -18,6 +18,9 @@ SOLVER_HASH_MB = 64
 #: The exact solver's threads: every core (its threads run at a lower priority than the
 #: UI, so the board stays responsive; the middle game's move values come twice as fast).
 SOLVER_THREADS = max(1, min(os.cpu_count() or 1, 8))
+#: The game review's own solver (key R): a modest table, one thread, beside the exact
+#: worker's solver rather than taking it (the viewed position's values keep coming).
+REVIEW_HASH_MB = 32
 #: Seconds an external engine may take to answer ``ugi``, the first ``isready`` (ours
 #: loads its kernels then: minutes on a cold numba cache, compiling beside the app's own
 #: engine on a small machine) and ``stop``.

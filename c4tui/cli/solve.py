@@ -11,7 +11,7 @@ from . import options
 from .errors import FAILURE, USAGE, fail
 
 
-def _solver(hash_mb: int | None, book: bool, threads: int):
+def build_solver(hash_mb: int | None, book: bool, threads: int):
     from c4tui.engine import warmup
 
     if not warmup.is_compiled(solver_only=True):
@@ -73,7 +73,7 @@ def solve(
     hash_mb = options.hash_mb(hash_text)
     threads = options.threads(threads)
     try:
-        solver = _solver(hash_mb, book, threads)
+        solver = build_solver(hash_mb, book, threads)
     except (ValueError, OSError, MemoryError) as exc:  # e.g. a damaged or missing book
         fail(f"solve: {exc}", FAILURE)
     lines = moves if moves is not None else (ln.rstrip("\r\n") for ln in options.stdin())

@@ -3,7 +3,7 @@
     .venv/bin/python docs/img/make_screenshots.py [NAME ...]
 
 Runs the app headless (Textual's pilot) and saves
-docs/img/{main,threats,paused,play,preview,files}.svg (names given: only those, e.g. ``play``).
+docs/img/{main,threats,paused,play,preview,files,review}.svg (names given: only those, e.g. ``play``).
 The numbers in them (nodes, speeds, times) are whatever this machine measured.
 """
 
@@ -159,8 +159,27 @@ async def file_picker() -> None:
             app.save_screenshot("files.svg", str(OUT))
 
 
+async def reviewed_game() -> None:
+    # a 42-move draw with three blunders, reviewed (R), after Black's 11th move, b2??
+    app = C4App(Position.from_moves("445367645113556617452263332164771431722527"),
+                settings=SearchSettings(auto=False))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: ready(app))
+        await pilot.press("R")
+        await wait_for(pilot, lambda: (j := app.review.job) is not None
+                       and j.result is not None)
+        app.action_goto_ply(22)
+        await pilot.press("g")  # and the analysis search of the position b2?? left
+        await wait_for(pilot, lambda: (v := app.bridge.view(app.position)).exact is not None
+                       and v.exact.best is not None and v.snapshot is not None
+                       and v.snapshot.state in ("done", "node_limit"))
+        app.show()
+        await pilot.pause(0.3)
+        app.save_screenshot("review.svg", str(OUT))
+
+
 JOBS = {"main": main_screen, "threats": threat_map, "paused": paused_search, "play": play,
-        "preview": preview, "files": file_picker}
+        "preview": preview, "files": file_picker, "review": reviewed_game}
 
 if __name__ == "__main__":
     for name in sys.argv[1:] or JOBS:

@@ -13,6 +13,7 @@ from textual.widget import Widget
 from c4tui.engine.geometry import COLUMN_NAMES
 from c4tui.engine.position import PLAYER_NAMES, Position
 from c4tui.engine.seam import Band, Score, Snapshot
+from c4tui.review import BLUNDER, MISTAKE, ONLY_MOVE, MoveReview
 
 from ..engine_view import EngineState, EngineView, ExactStatus, line_ends
 from ..messages import PreviewEnded, PreviewRequested
@@ -34,10 +35,14 @@ class MoveSpan:
     upto: int  #: moves of ``line`` up to this one
     source: str
 
+#: Review marks: bold (visible without colour too), coloured where there is colour.
+MARK_STYLE = {BLUNDER: "bold red", MISTAKE: "bold yellow", ONLY_MOVE: "bold green"}
+
 
 class AnalysisPanel(Widget):
-    """The app sets ``position``, ``view`` and ``hints`` (False: the verdicts are hidden,
-    play mode); four lines, each cut at the end, never in the middle of what matters
+    """The app sets ``position``, ``view``, ``hints`` (False: the verdicts are hidden,
+    play mode) and ``review`` (the game review of the move that led here, None: not
+    reviewed); four lines, each cut at the end, never in the middle of what matters
     (depth and best move come first)."""
 
     DEFAULT_CSS = """
@@ -51,6 +56,7 @@ class AnalysisPanel(Widget):
     view: reactive[EngineView] = reactive(
         lambda: EngineView(EngineState.LOADING, SearchSettings()))
     hints: reactive[bool] = reactive(True)
+    review: reactive[MoveReview | None] = reactive(None)
     cursor: reactive[int] = reactive(3)  #: the board's cursor column: its line is shown
     #: the previewed move: (source, moves shown), reversed in its line
     highlight: reactive[tuple[str, int] | None] = reactive(None)
@@ -117,7 +123,10 @@ class AnalysisPanel(Widget):
         else:
             t.append("to move ", style="dim")
             t.append(PLAYER_NAMES[pos.to_move], style=PLAYER_STYLE[pos.to_move])
-        t.append(f"  ply {pos.ply}\n", style="dim")
+        t.append(f"  ply {pos.ply}", style="dim")
+        if self.review is not None and self.hints:
+            t.append_text(self._review_text(self.review))
+        t.append("\n")
         if not self.hints:
             t.append("exact   hidden (h shows the hints)\nsearch  hidden", style="dim")
             return t
@@ -156,6 +165,22 @@ class AnalysisPanel(Widget):
         self._line(t, line, f"col {name}")
         if view.exact_shown and view.lines_pending and not line_ends(pos, line):
             t.append(" …" if line else "finding the line…", style="dim italic")
+
+    @staticmethod
+    def _review_text(move: MoveReview) -> Text:
+        """``  e5?? better c3 f1`` / ``  c4! only win`` / ``  d1 kept the win``: the
+        better moves are where a disc lands."""
+        t = Text("  ")
+        t.append(move.square() + move.mark, style=MARK_STYLE.get(move.mark, "bold"))
+        if move.better:
+            t.append(" better " + " ".join(move.square(c) for c in move.better[:3]),
+                     style="dim")
+        elif move.mark == ONLY_MOVE:
+            t.append(" only win", style="dim")
+        else:
+            t.append(" kept the win" if move.before > 0 else " kept the draw"
+                     if move.before == 0 else " still lost", style="dim")
+        return t
 
     @staticmethod
     def _exact_line(pos: Position, view: EngineView) -> Text:

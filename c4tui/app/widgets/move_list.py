@@ -1,4 +1,5 @@
-"""The move list: numbered pairs ``1. d1 d2 2. e1 c1``, the viewed ply highlighted."""
+"""The move list: numbered pairs ``1. d1 d2 2. e1 c1``, the viewed ply highlighted, the
+review's marks after the moves (``d2??``)."""
 
 from __future__ import annotations
 
@@ -16,12 +17,14 @@ Token = tuple[str, str, "int | None"]  # text, style, ply to jump to
 
 
 class MoveList(Widget):
-    """The app sets ``line`` (0-based columns) and ``ply``; a click on a move posts
+    """The app sets ``line`` (0-based columns), ``ply`` and ``marks`` (ply reached by a
+    move -> its review mark: ``??``, ``?``, ``!``); a click on a move posts
     :class:`PlyClicked`. Wrapped to the widget's width; when the game is longer than the
     widget, the lines around the viewed ply are shown."""
 
     line: reactive[tuple[int, ...]] = reactive(tuple)
     ply: reactive[int] = reactive(0)
+    marks: reactive[dict[int, str]] = reactive(dict)
 
     def action_pick(self, ply: int) -> None:
         self.post_message(PlyClicked(ply))
@@ -36,7 +39,8 @@ class MoveList(Widget):
             if i % 2 == 0:
                 toks.append((f"{i // 2 + 1}.", "dim", None))
             style = "reverse bold" if i + 1 == self.ply else ("" if i < self.ply else "dim")
-            toks.append((f"{COLUMN_NAMES[col]}{row + 1}", style, i + 1))
+            mark = self.marks.get(i + 1, "")
+            toks.append((f"{COLUMN_NAMES[col]}{row + 1}{mark}", style, i + 1))
         return toks
 
     def render(self) -> Text:

@@ -28,8 +28,9 @@ STATE_STYLE = {
 
 
 class StatusLine(Widget):
-    """The app sets ``view`` and, in play mode, ``play`` (whose move, the engine
-    thinking, the result: said first); the most important things come first (80 columns)."""
+    """The app sets ``view``, in play mode ``play`` (whose move, the engine thinking, the
+    result: said first), and ``review`` (the game review's progress, "" when none runs);
+    the most important things come first (80 columns)."""
 
     DEFAULT_CSS = """
     StatusLine {
@@ -41,6 +42,7 @@ class StatusLine(Widget):
     view: reactive[EngineView] = reactive(
         lambda: EngineView(EngineState.LOADING, SearchSettings()))
     play: reactive[str] = reactive("")
+    review: reactive[str] = reactive("")
 
     def render(self) -> Text:
         view = self.view
@@ -67,6 +69,8 @@ class StatusLine(Widget):
         style = STATE_STYLE.get(key, "bold")
         t.append(" ● ", style=style)
         t.append(label, style=style)
+        if self.review:
+            t.append(f"  {self.review}", style="bold cyan")
         if snap is not None:
             res = snap.result
             last = snap.iterations[-1] if snap.iterations else None

@@ -1,0 +1,232 @@
+"""Whole-game review: the exact value of every move at every ply, and the moves that
+changed the result.
+
+A :class:`Reviewer` walks a game with the exact solver (any object with the
+:class:`c4tui.engine.solver.Solver` calls ``analyze`` and ``stop``) and returns a
+:class:`GameReview`: per move the exact score of every column for the side that moved, and
+a mark (:func:`judge`):
+
+* ``??`` (:data:`BLUNDER`): a won position thrown into a draw or a loss;
+* ``?`` (:data:`MISTAKE`): a drawn position thrown into a loss;
+* ``!`` (:data:`ONLY_MOVE`): the position is won, there are at least two legal moves and
+  the played one is the only one that keeps the win (a move that wins at once is not
+  marked: there is nothing to find).
+
+A mistake names the better moves: the columns that keep the result the position had.
+Scores are the solvers' convention (:mod:`c4tui.engine.scores`): 0 a draw, positive a win
+for the side to move. This module knows nothing of Textual or numba; the CLI
+(``c4tui review``) and the app (key ``R``) both use it. ``progress`` reports each solved
+position, and :meth:`Reviewer.stop` (from any thread) cancels a running review.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from c4tui.engine.position import PLAYER_NAMES, Position, square_name
+from c4tui.engine.scores import moves_to_end, win_score
+
+BLUNDER = "??"
+MISTAKE = "?"
+ONLY_MOVE = "!"
+
+Values = tuple["int | None", ...]  #: exact score per column for the side to move (None: full)
+#: ``progress(done, total, ply, values)``: the position after ``ply`` moves is solved.
+Progress = Callable[[int, int, int, Values], None]
+
+
+class ReviewCancelled(Exception):
+    """:meth:`Reviewer.stop` ended the review before it was done."""
+
+
+class ColumnSolver(Protocol):
+    """What the review needs of the solver (:class:`c4tui.engine.solver.Solver`)."""
+
+    def analyze(self, pos: Position): ...  # -> ColumnScores (.scores, .nodes)
+
+    def stop(self) -> None: ...
+
+
+def _sign(v: int) -> int:
+    return (v > 0) - (v < 0)
+
+
+def judge(values: Values, column: int, ply: int) -> tuple[str, tuple[int, ...]]:
+    """The mark of playing ``column`` at ``ply`` where the columns score ``values`` (side
+    to move's view), and for a mistake the better columns (those that keep the position's
+    result, the fastest win or slowest loss first); ``("", ())`` for an unmarked move."""
+    scores = [v for v in values if v is not None]
+    played = values[column]
+    if played is None:
+        raise ValueError(f"column {column + 1} is full")
+    best = max(scores)
+    if _sign(played) < _sign(best):
+        keep = [c for c, v in enumerate(values) if v is not None and _sign(v) == _sign(best)]
+        keep.sort(key=lambda c: -values[c])  # type: ignore[operator]
+        return (BLUNDER if best > 0 else MISTAKE), tuple(keep)
+    # win_score(ply) is a four with this very disc: no slower win scores as much
+    only = best > 0 and len(scores) >= 2 and sum(v > 0 for v in scores) == 1
+    if only and played != win_score(ply):
+        return ONLY_MOVE, ()
+    return "", ()
+
+
+@dataclass(frozen=True)
+class MoveReview:
+    """One move of the game: ``ply`` moves were played before it (0: the first move)."""
+
+    ply: int
+    column: int  #: 0-based
+    values: Values  #: exact score of every column for the side that moved
+    rows: tuple[int | None, ...]  #: the row a disc lands on in each column (None: full)
+    mark: str  #: "", ONLY_MOVE, MISTAKE or BLUNDER
+    better: tuple[int, ...]  #: for a mistake: the columns that kept the result
+
+    @property
+    def player(self) -> int:
+        """0 White, 1 Black: the side that moved."""
+        return self.ply % 2
+
+    @property
+    def number(self) -> str:
+        """``12.`` for White's move, ``12...`` for Black's."""
+        return f"{self.ply // 2 + 1}{'.' if self.ply % 2 == 0 else '...'}"
+
+    def square(self, column: int | None = None) -> str:
+        """Where a disc in ``column`` (default: the played one) lands: ``d2``."""
+        col = self.column if column is None else column
+        row = self.rows[col]
+        assert row is not None
+        return square_name(col, row)
+
+    @property
+    def before(self) -> int:
+        """The position's exact score for the mover (its best column)."""
+        return max(v for v in self.values if v is not None)
+
+    def after(self, column: int | None = None) -> int:
+        """The exact score for the mover of ``column`` (default: the played one)."""
+        v = self.values[self.column if column is None else column]
+        assert v is not None
+        return v
+
+    def before_words(self) -> str:
+        """The position's result with perfect play: ``White wins in 5``."""
+        return result_words(self.before, self.ply)
+
+    def after_words(self, column: int | None = None) -> str:
+        """The result after ``column`` (default: the played one), counted from there."""
+        return result_words(-self.after(column), self.ply + 1)
+
+    def better_words(self, limit: int | None = None) -> str:
+        """``c3 (White wins in 9), f1 (White wins in 11)``: the better moves' results."""
+        cols = self.better if limit is None else self.better[:limit]
+        text = ", ".join(f"{self.square(c)} ({self.after_words(c)})" for c in cols)
+        return text + (", …" if len(cols) < len(self.better) else "")
+
+
+@dataclass(frozen=True)
+class GameReview:
+    """The review of a game: every move, and the value of its first and last positions."""
+
+    moves: tuple[int, ...]  #: 0-based columns
+    plies: tuple[MoveReview, ...]
+    start: int  #: the empty board's exact score (White to move): perfect play's result
+    end: int | None  #: the final position's score for its side to move (None: game over)
+    nodes: int
+    seconds: float
+
+    def count(self, player: int, mark: str) -> int:
+        """How many of ``player``'s moves got ``mark``."""
+        return sum(1 for m in self.plies if m.player == player and m.mark == mark)
+
+
+def review_move(ply: int, column: int, values: Values, pos: Position) -> MoveReview:
+    """The review of playing ``column`` in ``pos`` (``ply`` discs) whose columns score
+    ``values``."""
+    mark, better = judge(values, column, ply)
+    rows = tuple(pos.height(c) if pos.can_play(c) else None for c in range(len(values)))
+    return MoveReview(ply, column, values, rows, mark, better)
+
+
+class Reviewer:
+    """Reviews games with one solver, one at a time; :meth:`stop` from any thread.
+
+    A stopped reviewer stays stopped (a stop never gets lost between two solves): make
+    one per review that may be cancelled; the solver (and its table) can be shared.
+    """
+
+    def __init__(self, solver: ColumnSolver) -> None:
+        self.solver = solver
+        self._stopped = threading.Event()
+
+    def stop(self) -> None:
+        """Cancel the review, running or to come (it raises :class:`ReviewCancelled`)."""
+        self._stopped.set()
+        self.solver.stop()
+
+    def review(self, moves: Sequence[int], progress: Progress | None = None) -> GameReview:
+        """Solve every position of the game ``moves`` (0-based columns, from the empty
+        board) and judge each move. Raises ``IllegalMoveError`` (naming the move) for a
+        move that cannot be played, ``ValueError`` for a game without moves.
+
+        The positions are solved from the last to the first: the later ones are cheap and
+        leave in the solver's table what the earlier ones' searches meet again.
+        """
+        if not moves:
+            raise ValueError("the game has no moves to review")
+        positions = game_positions(moves)
+        todo = [p.ply for p in positions if not p.is_over]
+        values: dict[int, Values] = {}
+        nodes = 0
+        t0 = time.perf_counter()
+        for done, ply in enumerate(reversed(todo), 1):
+            if self._stopped.is_set():
+                raise ReviewCancelled
+            try:
+                res = self.solver.analyze(positions[ply])
+            except Exception:
+                if self._stopped.is_set():  # the solver's own "stopped" error
+                    raise ReviewCancelled from None
+                raise
+            values[ply] = tuple(res.scores)
+            nodes += res.nodes
+            if progress is not None:
+                progress(done, len(todo), ply, values[ply])
+        plies = tuple(review_move(ply, col, values[ply], positions[ply])
+                      for ply, col in enumerate(moves))
+        last = positions[-1]
+        end = None if last.is_over else _best(values[last.ply])
+        return GameReview(tuple(moves), plies, _best(values[0]), end, nodes,
+                          time.perf_counter() - t0)
+
+
+def _best(values: Values) -> int:
+    return max(v for v in values if v is not None)
+
+
+def game_positions(moves: Sequence[int]) -> list[Position]:
+    """The positions of the game: before each move, and after the last one. Raises
+    ``IllegalMoveError`` naming the first move that cannot be played."""
+    Position.from_moves([c + 1 for c in moves])  # validates, naming the move
+    out = [Position()]
+    for col in moves:
+        nxt = out[-1].copy()
+        nxt.play(col)
+        out.append(nxt)
+    return out
+
+
+def result_words(score: int, ply: int) -> str:
+    """A score for the side to move at ``ply`` as a result: ``White wins in 5`` (the
+    winner's own moves still to play, the winning one included), ``draw``, or ``White has
+    won`` (the position after a four)."""
+    if score == 0:
+        return "draw"
+    side = ply % 2 if score > 0 else 1 - ply % 2
+    n = moves_to_end(score, ply)
+    return f"{PLAYER_NAMES[side]} wins in {n}" if n else f"{PLAYER_NAMES[side]} has won"

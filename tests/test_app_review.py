@@ -1,0 +1,97 @@
+"""Pilot tests of the game review (key R): the graph fills, the moves get their marks,
+the analysis panel names the better move; a changed game cancels the review."""
+
+from __future__ import annotations
+
+import pytest
+from c4tui.engine.position import Position
+from pilot_util import sync
+from test_app_engine import LOAD_TIMEOUT, engine_ready, wait_for
+
+from c4tui.app import C4App, SearchSettings
+from c4tui.review import BLUNDER
+
+pytestmark = pytest.mark.usefixtures("tmp_home")
+
+
+def review_done(app: C4App) -> bool:
+    job = app.review.job
+    assert job is None or not job.error, job.error
+    return job is not None and job.result is not None
+
+
+@sync
+async def test_review_fills_the_graph_and_marks_the_moves():
+    # 1. c1?? (only d1 wins) d1 2. d2 d3; the unfinished game's last position is solved too
+    app = C4App(Position.from_moves("3444"), settings=SearchSettings(auto=False))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: engine_ready(app), LOAD_TIMEOUT, "the engine")
+        # nothing known of the game's earlier positions yet (the viewed one: the exact worker)
+        assert app.evals.line(app.model.line)[:4] == (None,) * 4
+        await pilot.press("R")
+        await wait_for(pilot, lambda: review_done(app), 60, "the review")
+        await pilot.pause(0.3)
+        assert "review done: White 1?? 0? · Black 0?? 0?" in app.last_message
+        values = app.evals.line(app.model.line)
+        assert None not in values and len(values) == 5
+        assert values[0] > 0 and values[1] == 0  # White wins at the start; c1 draws
+        moves = str(app.query_one("#moves").render())
+        assert "c1??" in moves and "d1" in moves
+        marks = app.query_one("#moves").marks
+        result = app.review.job.result
+        assert marks == {m.ply + 1: m.mark for m in result.plies if m.mark}
+        assert marks[1] == BLUNDER
+        await pilot.press("home", "down")  # view the position after 1. c1??
+        await pilot.pause(0.3)
+        panel = str(app.query_one("#analysis").render())
+        assert "c1?? better d1" in panel
+        # R again reviews again (a new review of the same game, same marks)
+        await pilot.press("R")
+        await wait_for(pilot, lambda: review_done(app) and app.review.job.serial == 2, 60,
+                       "the second review")
+        assert app.query_one("#moves").marks == marks
+
+
+@sync
+async def test_review_without_moves_or_engine():
+    app = C4App(Position(), engine=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        palette = {c.title: c.help for c in app.get_system_commands(app.screen)}
+        assert palette["Review game"] == "key: R"
+        await pilot.press("R")
+        assert app.last_error == "review: no moves to review"
+        await pilot.press("4")
+        await pilot.press("R")
+        assert app.last_error == "review: the solver is not available yet " \
+                                 "(engine not available)"
+    app = C4App(Position.from_moves("4"), engine=False, hints=False)  # play mode's
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("R")
+        assert app.last_error == "review: the hints are hidden (h shows them)"
+
+
+# 9 discs: without the books each position takes the solver a while
+DEEP = "233752167"
+
+
+@pytest.mark.usefixtures("no_books")
+@sync
+async def test_a_changed_game_cancels_the_review():
+    app = C4App(Position.from_moves(DEEP), settings=SearchSettings(auto=False))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: engine_ready(app), LOAD_TIMEOUT, "the engine")
+        await pilot.press("R")
+        await pilot.pause(0.3)
+        job = app.review.job
+        assert job.running and job.result is None
+        assert f"review {job.done}/10" in str(app.query_one("#status").render())
+        await pilot.press("up", "up")  # walking through the game does not cancel it
+        await pilot.pause(0.1)
+        assert app.review.job.running and not app.review.job.cancelled
+        await pilot.press("backspace")  # take back the last move: another game
+        await pilot.pause(0.1)
+        assert app.last_message.startswith("review cancelled: the game changed")
+        await wait_for(pilot, lambda: not app.review.job.running, 10, "the review to stop")
+        job = app.review.job
+        assert job.cancelled and job.result is None and not job.error
+        assert "review" not in str(app.query_one("#status").render())
