@@ -3,7 +3,8 @@
     .venv/bin/python docs/img/make_screenshots.py [NAME ...]
 
 Runs the app headless (Textual's pilot) and saves
-docs/img/{main,threats,paused,play,preview,files,review}.svg (names given: only those, e.g. ``play``).
+docs/img/{main,threats,paused,play,preview,files,review}.svg (names given: only those,
+e.g. ``play``).
 The numbers in them (nodes, speeds, times) are whatever this machine measured.
 """
 
