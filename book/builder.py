@@ -1,26 +1,28 @@
-"""The resumable, parallel book builder behind ``c4tui book build``.
+"""The resumable, distributed book builder behind ``c4tui book build``.
 
 The positions (see :mod:`c4tui.book.enumeration`) are cut into blocks of consecutive
-positions, in enumeration order, so that neighbours share their search trees. Worker
-processes (``spawn``ed: they share nothing but the result queue, each has its own solver and
-transposition table, kept between the positions of a block and across blocks) take the
-blocks in order and send back the exact scores. The parent process records the results,
-writes an atomic checkpoint every ``checkpoint_every`` seconds and on interruption (Ctrl-C
-or SIGTERM), shows a progress bar with rate and time left, and writes the book when every
-position is solved. Running the same command again resumes from the checkpoint.
+positions, in enumeration order, so that neighbours share their search trees. Each block is
+a work unit: plain data (its index and the move sequences of its positions). The units run
+on Dask's distributed scheduler (:mod:`c4tui.book.cluster`): a local cluster of ``workers``
+processes, or an existing cluster given by its scheduler address; ``workers=0`` solves them
+in this process instead (tests, small builds). Each worker keeps its solver and
+transposition table across the units it solves.
+
+This process records the results as they arrive, writes an atomic checkpoint every
+``checkpoint_every`` seconds and on interruption (Ctrl-C or SIGTERM), shows a progress bar
+with rate and time left, and writes the book when every position is solved. Running the same
+command again resumes from the checkpoint. The scores are exact, so the book is the same,
+byte for byte, however the work was spread.
 """
 
 from __future__ import annotations
 
 import functools
-import multiprocessing as mp
 import os
-import queue
 import signal
 import time
-import traceback
 from collections.abc import Callable
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,8 +40,8 @@ from rich.progress import (
 from rich.text import Text
 
 from .checkpoint import Checkpoint, CheckpointError, build_identity
-from .enumeration import Enumeration, enumerate_positions
-from .format import BookError, load, make_book, plies_mask, save
+from .enumeration import enumerate_positions
+from .format import BookError, decode, encode, load, make_book, plies_mask, save
 
 SolverFactory = Callable[[int], object]
 
@@ -51,17 +53,35 @@ def default_solver(hash_mb: int):
     return Solver(hash_mb=hash_mb, book=None)
 
 
-def floor_solver(book_path: str, hash_mb: int):
-    """The builder's solver given a book of shallower positions (``--floor-book``): each
-    built position's parents in that book give it a floor (see ``Solver.solve``). The book
-    holds no position with as many discs as the built ones, so it never answers one."""
+def floor_solver(book_data: bytes, hash_mb: int):
+    """The builder's solver given a book of shallower positions (``--floor-book``, its
+    encoded bytes: a worker on another machine needs no copy of the file): each built
+    position's parents in that book give it a floor (see ``Solver.solve``). The book holds
+    no position with as many discs as the built ones, so it never answers one."""
     from c4tui.engine.solver import Solver
 
-    return Solver(hash_mb=hash_mb, book=load(book_path))
+    return Solver(hash_mb=hash_mb, book=decode(book_data, "--floor-book"))
+
+
+def solve_moves(solver, moves: list[str]) -> tuple[list[int], int]:
+    """Exact scores of the positions given by their move sequences, and the nodes searched."""
+    from c4tui.engine.position import Position
+
+    scores = []
+    nodes = 0
+    for m in moves:
+        res = solver.solve(Position.from_moves(m), need_move=False)
+        scores.append(int(res.score))
+        nodes += int(res.nodes)
+    return scores, nodes
 
 
 class BuildError(RuntimeError):
     """A build that cannot go on (bad checkpoint, failing worker); one-line message."""
+
+
+class SchedulerError(BuildError):
+    """The ``scheduler`` address is malformed or nothing answers there; one line."""
 
 
 @dataclass
@@ -73,7 +93,7 @@ class BuildReport:
     solved: int  # solved at the end of the run
     run_positions: int  # positions solved by this run
     run_seconds: float  # wall-clock seconds of this run (solving part)
-    run_cpu_seconds: float  # worker CPU seconds of this run
+    run_cpu_seconds: float  # CPU seconds of the solving threads in this run
     run_nodes: int
     finished: bool  # the book file was written
     interrupted: bool
@@ -98,50 +118,6 @@ class _RateColumn(ProgressColumn):
         if speed is None:
             return Text("-- pos/s", style="progress.data.speed")
         return Text(f"{speed:.2f} pos/s", style="progress.data.speed")
-
-
-# ------------------------------------------------------------------------------ workers
-def _solve_moves(solver, moves: list[str]) -> tuple[list[int], int]:
-    from c4tui.engine.position import Position
-
-    scores = []
-    nodes = 0
-    for m in moves:
-        res = solver.solve(Position.from_moves(m), need_move=False)
-        scores.append(int(res.score))
-        nodes += int(res.nodes)
-    return scores, nodes
-
-
-def _worker_main(tasks, results, hash_mb: int, factory: SolverFactory) -> None:
-    """Worker process: solve the blocks it takes from ``tasks`` until it gets ``None``."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
-    parent = os.getppid()
-    _die_with_parent()
-    try:
-        solver = factory(hash_mb)
-        while True:
-            task = tasks.get()
-            if task is None or os.getppid() != parent:
-                return
-            b, moves = task
-            t0 = time.process_time()
-            scores, nodes = _solve_moves(solver, moves)
-            results.put(("ok", b, scores, nodes, time.process_time() - t0))
-    except BaseException as exc:  # report, never die silently
-        line = traceback.format_exception_only(type(exc), exc)[-1].strip()
-        results.put(("error", os.getpid(), line, 0, 0.0))
-
-
-def _die_with_parent() -> None:
-    """Ask Linux to SIGTERM this worker when the parent dies (a killed build leaves no
-    orphans solving for nobody); elsewhere the per-task parent check does it."""
-    try:
-        import ctypes
-
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
 
 
 @contextmanager
@@ -188,10 +164,15 @@ def build_book(
     console: Console | None = None,
     solver_factory: SolverFactory = default_solver,
     floor_book: str | os.PathLike | None = None,
+    scheduler: str | None = None,
 ) -> BuildReport:
     """Build (or resume building) the book of every position with ``ply`` discs.
 
-    ``workers=0`` solves in this process (tests, debugging); otherwise ``workers`` processes.
+    ``scheduler`` (``tcp://HOST:PORT``): run the work units on that Dask cluster's workers
+    (:class:`SchedulerError` if nothing answers within a few seconds); else ``workers > 0``:
+    on a local Dask cluster of that many processes; ``workers=0``: in this process.
+    ``solver_factory(hash_mb)`` makes a worker's solver; on a cluster it must be picklable
+    (a module-level function, or a ``functools.partial`` of one).
     ``limit`` stops after about that many more positions (whole blocks), like an interruption:
     the checkpoint is written and a later run resumes. ``floor_book``: a book of positions
     with fewer discs whose scores bound the new positions' from below (the 8-ply book for
@@ -205,20 +186,20 @@ def build_book(
         if fb.max_ply >= ply:
             raise BuildError(f"--floor-book {floor_book}: it holds positions with "
                              f"{fb.max_ply} discs; a floor book must stop below {ply}")
-        solver_factory = functools.partial(floor_solver, str(floor_book))
+        solver_factory = functools.partial(floor_solver, encode(fb))
     out = Path(out)
     ckpt_path = Path(checkpoint) if checkpoint else out.with_suffix(".c4ck")
     console = console or Console(stderr=True)
     if workers < 0 or hash_mb < 1 or block_size < 1 or block_size > 65535:
         raise BuildError("workers must be >= 0, hash_mb >= 1, block_size 1-65535")
 
-    with _exclusive(ckpt_path):
+    with _exclusive(ckpt_path), _cluster(workers, scheduler, console) as client:
         return _build(
             ply,
             out,
             ckpt_path,
             console,
-            workers,
+            client,
             root,
             hash_mb,
             block_size,
@@ -229,12 +210,22 @@ def build_book(
         )
 
 
+def _cluster(workers: int, scheduler: str | None, console: Console):
+    """The Dask client of the build's cluster (``None`` for an in-process build). Dask is
+    imported only here: it takes a second or two to import."""
+    if scheduler is None and workers == 0:
+        return nullcontext(None)
+    from .cluster import cluster_client
+
+    return cluster_client(workers, scheduler, console)
+
+
 def _build(
     ply,
     out,
     ckpt_path,
     console,
-    workers,
+    client,
     root,
     hash_mb,
     block_size,
@@ -284,10 +275,14 @@ def _build(
     t_start = time.monotonic()
     try:
         with state.progress_bar(len(enum), solved_before):
-            if workers == 0:
+            if client is None:
                 _run_inline(enum, ck, pending, state, hash_mb, solver_factory)
             else:
-                _run_processes(enum, ck, pending, state, hash_mb, solver_factory, workers)
+                from .cluster import run_units
+
+                units = [(b, list(enum.moves[slice(*ck.block_range(b))])) for b in pending]
+                run_units(client, units, state.record, solver_factory, hash_mb,
+                          f"c4tui-book-{ident.hex()[:16]}")
     except (KeyboardInterrupt, _Stop):
         interrupted = True
     finally:
@@ -409,49 +404,6 @@ def _run_inline(enum, ck, pending, state, hash_mb, factory) -> None:
     solver = factory(hash_mb)
     for b in pending:
         lo, hi = ck.block_range(b)
-        t0 = time.process_time()
-        scores, nodes = _solve_moves(solver, list(enum.moves[lo:hi]))
-        state.record(b, scores, nodes, time.process_time() - t0)
-
-
-def _run_processes(
-    enum: Enumeration, ck: Checkpoint, pending, state: _RunState, hash_mb, factory, workers
-) -> None:
-    if not pending:
-        return
-    ctx = mp.get_context("spawn")
-    tasks, results = ctx.Queue(), ctx.Queue()
-    for b in pending:
-        lo, hi = ck.block_range(b)
-        tasks.put((b, list(enum.moves[lo:hi])))
-    n = min(workers, len(pending))
-    for _ in range(n):
-        tasks.put(None)
-    procs = [
-        ctx.Process(target=_worker_main, args=(tasks, results, hash_mb, factory), daemon=True)
-        for _ in range(n)
-    ]
-    for p in procs:
-        p.start()
-    remaining = set(pending)
-    try:
-        while remaining:
-            try:
-                kind, b, payload, nodes, secs = results.get(timeout=1.0)
-            except queue.Empty:
-                state.tick()
-                if not any(p.is_alive() for p in procs):
-                    raise BuildError("all workers exited before the build finished") from None
-                continue
-            if kind == "error":
-                raise BuildError(f"worker {b} failed: {payload}")
-            state.record(b, payload, nodes, secs)
-            remaining.discard(b)
-    finally:
-        for p in procs:
-            if p.is_alive():
-                p.terminate()
-        for p in procs:
-            p.join(timeout=10)
-        tasks.cancel_join_thread()
-        results.cancel_join_thread()
+        t0 = time.thread_time()
+        scores, nodes = solve_moves(solver, list(enum.moves[lo:hi]))
+        state.record(b, scores, nodes, time.thread_time() - t0)

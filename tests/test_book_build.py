@@ -161,7 +161,9 @@ def test_checkpoint_write_is_atomic(tmp_path, monkeypatch):
 
 
 def test_worker_processes_and_sigterm_resume(tmp_path, reference_book):
-    """Two spawned workers; SIGTERM mid-build leaves a consistent checkpoint; resume."""
+    """A local Dask cluster of two worker processes; SIGTERM mid-build leaves a consistent
+    checkpoint; the resumed build (in this process) finishes it. More Dask cases in
+    tests/test_book_dask.py."""
     out = tmp_path / "w.c4b"
     code = (
         "import sys; sys.path.insert(0, sys.argv[1]);"
@@ -194,16 +196,16 @@ def test_worker_processes_and_sigterm_resume(tmp_path, reference_book):
     keys = enumerate_positions(PLY, ROOT).keys
     assert [want[k] for k in keys[done].tolist()] == ck.scores[done].tolist()
 
-    rep = build_book(PLY, out, root=ROOT, workers=2, progress=False, solver_factory=ref_factory)
+    rep = build_book(PLY, out, root=ROOT, workers=0, progress=False, solver_factory=ref_factory)
     assert rep.finished and rep.solved_before == ck.solved
     assert encode(load(out)) == encode(reference_book)
 
 
 def test_engine_solver_builds_the_same_book(tmp_path, reference_book):
-    """The real builder path: default (engine) solver in two worker processes."""
-    rep = build_book(
-        PLY, tmp_path / "e.c4b", root=ROOT, workers=2, block_size=8, hash_mb=4, progress=False
-    )
+    """The real solver (the engine's, the default) in this process; on Dask clusters in
+    tests/test_book_dask.py, which compares their books with this one's bytes."""
+    rep = build_book(PLY, tmp_path / "e.c4b", root=ROOT, workers=0, block_size=8, hash_mb=4,
+                     progress=False)
     assert rep.finished
     assert encode(load(tmp_path / "e.c4b")) == encode(reference_book)
 
@@ -310,6 +312,8 @@ def _children(pid: int) -> set[int]:
 
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux /proc")
 def test_killed_build_leaves_no_workers(tmp_path):
+    """kill -9 of a build on a local Dask cluster: its worker processes (children of the
+    build, spawned) end with it."""
     out = tmp_path / "k.c4b"
     code = (
         "import sys; sys.path.insert(0, sys.argv[1]);"

@@ -56,8 +56,16 @@ def _book_path(path: Path | None) -> Path:
 def build(
     plies: Annotated[int, typer.Option("--plies", help="Disc count of the book positions.")] = 8,
     workers: Annotated[
-        int, typer.Option("--workers", "-w", help="Worker processes (0: in-process).")
-    ] = 2,
+        int | None,
+        typer.Option("--workers", "-w", show_default=False,
+                     help="Worker processes of a local Dask cluster (0: solve in this "
+                          "process) [default: 2]."),
+    ] = None,
+    scheduler: Annotated[
+        str | None,
+        typer.Option("--scheduler", metavar="tcp://HOST:PORT",
+                     help="A running Dask scheduler: its workers solve the positions."),
+    ] = None,
     out: Annotated[
         Path | None, typer.Option("--out", "-o", help="Book file [default: the shipped one].")
     ] = None,
@@ -92,13 +100,15 @@ def build(
     ] = None,
 ) -> None:
     """Solve every position with PLIES discs (resumes from the checkpoint if there is one)."""
-    from c4tui.book.builder import BuildError, build_book
+    from c4tui.book.builder import BuildError, SchedulerError, build_book
     from c4tui.engine.position import IllegalMoveError
 
     out = out or _default_out()
     if not 0 <= plies <= 42:
         fail(f"--plies {plies}: expected 0-42")
-    if workers < 0 or workers > 64:
+    if workers is not None and scheduler:
+        fail("--workers and --scheduler: give one (a scheduler's cluster has its own workers)")
+    if workers is not None and not 0 <= workers <= 64:
         fail(f"--workers {workers}: expected 0-64")
     hash_mb = options.hash_mb(hash_text)
     if not 1 <= block <= 65535:
@@ -109,7 +119,6 @@ def build(
         rep = build_book(
             plies,
             out,
-            workers=workers,
             checkpoint=checkpoint,
             root=root,
             block_size=block,
@@ -118,8 +127,13 @@ def build(
             progress=progress,
             console=_err,
             floor_book=floor_book,
-            **options.given(hash_mb=hash_mb),
+            scheduler=scheduler,
+            **options.given(hash_mb=hash_mb, workers=workers),
         )
+    except SchedulerError as exc:
+        fail(str(exc))
+    except KeyboardInterrupt:  # before the build began (starting its cluster)
+        fail("interrupted; nothing was solved", 130)
     except (BuildError, IllegalMoveError, ValueError) as exc:
         fail(str(exc), FAILURE)
     left = rep.total - rep.solved
@@ -132,10 +146,11 @@ def build(
     if rep.finished:
         _out.print(f"book written: {rep.out}", highlight=False)
     else:
-        est = left * rep.cpu_per_position / 3600 if rep.run_positions else float("nan")
+        est = (f" (~{left * rep.cpu_per_position / 3600:.1f} CPU hours at this run's rate)"
+               if rep.run_positions else "")
         why = "interrupted" if rep.interrupted else "stopped"
         _out.print(
-            f"{why}: {left} positions left (~{est:.1f} CPU hours at this run's rate); "
+            f"{why}: {left} positions left{est}; "
             f"checkpoint {rep.checkpoint}; run the same command to resume",
             highlight=False,
         )
