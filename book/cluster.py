@@ -20,6 +20,7 @@ cluster build.
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import signal
 import threading
@@ -70,10 +71,26 @@ class UnitSolvers(WorkerPlugin):
         return solver
 
 
+# Ctrl-C in a terminal reaches every process of the build; the build, not each worker,
+# decides what it means (it closes the cluster), so a local cluster's workers ignore SIGINT:
+# those started with the cluster inherit the ignored signal (from their first line on), those
+# a nanny restarts later ignore it from the preload below on.
+
+
+@contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
 def dask_setup(worker) -> None:
-    """Dask preload of a local cluster's workers: Ctrl-C in the terminal reaches every
-    process of the build, and the build, not each worker, decides what it means (it closes
-    the cluster); so the workers ignore SIGINT from their start on."""
+    """Dask preload of a local cluster's workers: SIGINT ignored (see above)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
@@ -88,18 +105,22 @@ def solve_unit(moves: list[str], plugin: str) -> tuple[list[int], int, float]:
     return scores, nodes, time.thread_time() - t0
 
 
-def dashboard_available() -> bool:
-    """Whether Dask can serve its dashboard here (it needs bokeh, not a dependency)."""
-    try:
-        import bokeh  # noqa: F401
-    except ImportError:
-        return False
-    return True
+def dashboard_available(bokeh_version: str | None = None) -> bool:
+    """Whether Dask can serve its dashboard: it needs bokeh (not a dependency) of a version
+    it supports; ``bokeh_version``: another host's (None: this one's, if installed)."""
+    from distributed.versions import BOKEH_REQUIREMENT
+
+    if bokeh_version is None:
+        try:
+            from bokeh import __version__ as bokeh_version
+        except ImportError:
+            return False
+    return BOKEH_REQUIREMENT.specifier.contains(bokeh_version, prereleases=True)
 
 
 class _ToConsole(logging.Handler):
     """Dask's warnings, and a local worker's death (a nanny's info line), printed above
-    the progress bar."""
+    the progress bar, one line each; nothing once the build closes its cluster."""
 
     def __init__(self, console: Console) -> None:
         super().__init__(logging.INFO)
@@ -114,21 +135,25 @@ class _ToConsole(logging.Handler):
         )
 
     def emit(self, record: logging.LogRecord) -> None:
-        self.console.print(f"dask: {record.getMessage()}", highlight=False, markup=False,
-                           soft_wrap=True)
+        first = record.getMessage().strip().splitlines()[:1] or [record.levelname]
+        self.console.print(f"dask: {first[0]}", highlight=False, markup=False, soft_wrap=True)
 
 
 @contextmanager
 def _dask_log(console: Console) -> Iterator[_ToConsole]:
-    log = logging.getLogger("distributed")
-    saved = log.handlers[:], log.propagate
+    """Dask's log (and asyncio's, whose loop Dask runs here) through a :class:`_ToConsole`."""
+    logs = [logging.getLogger(name) for name in ("distributed", "asyncio")]
+    saved = [(log.handlers[:], log.propagate) for log in logs]
     handler = _ToConsole(console)
-    log.handlers[:] = [handler]
-    log.propagate = False
+    for log in logs:
+        log.handlers[:] = [handler]
+        log.propagate = False
     try:
         yield handler
     finally:
-        log.handlers[:], log.propagate = saved
+        gc.collect()  # the last words of a closed cluster's futures, while still filtered
+        for log, (handlers, propagate) in zip(logs, saved, strict=True):
+            log.handlers[:], log.propagate = handlers, propagate
 
 
 def check_address(scheduler: str) -> None:
@@ -173,24 +198,26 @@ def cluster_client(workers: int, scheduler: str | None, console: Console) -> Ite
             what = f"scheduler {scheduler}: {nw} workers, {threads} threads"
             if not nw:
                 what += f" (the build waits for `dask worker {scheduler}`)"
-            has_dashboard = "dashboard" in info.get("services", {})
+            bokeh = client.get_versions(packages=["bokeh"])["scheduler"]["packages"]["bokeh"]
+            has_dashboard = bokeh is not None and dashboard_available(bokeh)
         else:
             has_dashboard = dashboard_available()
-            cluster = LocalCluster(
-                n_workers=workers,
-                threads_per_worker=1,
-                processes=True,
-                # without bokeh only its HTTP server (health, metrics): any free port
-                dashboard_address=DASHBOARD_ADDRESS if has_dashboard else ":0",
-                silence_logs=logging.ERROR,  # the workers' own chatter; ours goes above
-                preload=[__name__],  # dask_setup
-            )
+            with _sigint_ignored():  # a few seconds
+                cluster = LocalCluster(
+                    n_workers=workers,
+                    threads_per_worker=1,
+                    processes=True,
+                    # without bokeh only its HTTP server (health, metrics): any free port
+                    dashboard_address=DASHBOARD_ADDRESS if has_dashboard else ":0",
+                    silence_logs=logging.ERROR,  # the workers' own chatter; ours goes above
+                    preload=[__name__],  # dask_setup
+                )
             client = Client(cluster, set_as_default=False)
             what = f"local cluster of {workers} worker processes"
         if has_dashboard:
             what += f"; dashboard {client.dashboard_link}"
         else:
-            what += "; no dashboard (it needs bokeh: pip install bokeh)"
+            what += "; no dashboard (it needs bokeh on the scheduler's host: pip install bokeh)"
         console.print(f"dask: {what}", highlight=False, soft_wrap=True)
         try:
             yield client

@@ -132,8 +132,8 @@ def build(
         )
     except SchedulerError as exc:
         fail(str(exc))
-    except KeyboardInterrupt:  # before the build began (starting its cluster)
-        fail("interrupted; nothing was solved", 130)
+    except KeyboardInterrupt:  # before the solving began (cluster, enumeration)
+        fail("interrupted before any position was solved", 130)
     except (BuildError, IllegalMoveError, ValueError) as exc:
         fail(str(exc), FAILURE)
     left = rep.total - rep.solved
