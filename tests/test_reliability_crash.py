@@ -29,6 +29,7 @@ from pathlib import Path
 import pytest
 from c4tui.book import load
 from c4tui.book.builder import build_book
+from c4tui.book.checkpoint import Checkpoint
 from c4tui.book.format import encode
 from c4tui.engine.position import Position
 
@@ -118,7 +119,15 @@ def test_kill_during_book_build_then_resume(tmp_path, reference_bytes, workers):
         proc = subprocess.Popen([sys.executable, "-c", _BUILDER, str(HERE), str(out),
                                  str(workers)], stdout=subprocess.PIPE)
         assert proc.stdout.readline() == b"ready\n"
-        time.sleep(rng.uniform(0.2, 3.5))  # 42 positions at 0.15 s: about 6 s in all
+        if workers:  # past the cluster's start (seconds): once it has solved a block
+            ck = out.with_suffix(".c4ck")
+            deadline = time.monotonic() + 120
+            while time.monotonic() < deadline and proc.poll() is None and not (
+                    ck.exists() and Checkpoint.load(ck).solved):
+                time.sleep(0.05)
+            time.sleep(rng.uniform(0, 2.5))  # 42 positions at 0.15 s on two workers: ~3 s
+        else:
+            time.sleep(rng.uniform(0.2, 3.5))  # 42 positions at 0.15 s: about 6 s in all
         proc.send_signal(signal.SIGKILL)
         proc.wait()
         assert not out.exists(), "the build ended before the kill: not a test"
