@@ -59,7 +59,7 @@ def build(
         int | None,
         typer.Option("--workers", "-w", show_default=False,
                      help="Worker processes of a local Dask cluster (0: solve in this "
-                          "process) [default: 2]."),
+                          "process; default 2)."),
     ] = None,
     scheduler: Annotated[
         str | None,
