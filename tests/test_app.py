@@ -19,13 +19,14 @@ def make_app(moves: str = "") -> C4App:
 
 
 # ---------------------------------------------------------------------------- model
-def test_model_truncates_and_undoes():
+def test_model_opens_a_variation_and_undoes():
     m = GameModel(Position.from_moves("4453"))
     m.goto(2)
     m.play(4)  # same as the line's next move: just follows it
     assert (m.line, m.ply) == ([3, 3, 4, 2], 3)
-    m.play(0)  # a different move: truncates
+    m.play(0)  # a different move: a variation, walked now; the main line stays
     assert (m.line, m.ply) == ([3, 3, 4, 0], 4)
+    assert m.root.cols(m.root.main_path()) == [3, 3, 4, 2]
     assert m.undo() and (m.line, m.ply) == ([3, 3, 4, 2], 3)
     assert m.redo() and (m.line, m.ply) == ([3, 3, 4, 0], 4)
     assert not m.redo()
@@ -70,7 +71,7 @@ async def test_illegal_moves_are_refused_with_a_message():
 
 # ---------------------------------------------------------------------------- navigation
 @sync
-async def test_navigation_truncation_and_undo_redo():
+async def test_navigation_variation_and_undo_redo():
     app = make_app("4453")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("up", "up")
@@ -81,7 +82,7 @@ async def test_navigation_truncation_and_undo_redo():
         assert app.model.ply == 4
         await pilot.press("home", "down")
         assert app.position.digits() == "4"
-        await pilot.press("7")  # from an earlier ply: truncates the line
+        await pilot.press("7")  # from an earlier ply: a variation
         assert app.model.line == [3, 6]
         await pilot.press("u")
         assert app.model.line == [3, 3, 4, 2] and app.model.ply == 1
@@ -89,8 +90,9 @@ async def test_navigation_truncation_and_undo_redo():
         assert app.model.line == [3, 6]
         await pilot.press("ctrl+r")
         assert "nothing to redo" in app.last_error
-        await pilot.press("backspace")
-        assert app.model.line == [3]
+        await pilot.press("backspace")  # takes the variation's move back: the main line
+        assert app.model.line == [3, 3, 4, 2] and app.model.ply == 1
+        assert not app.model.root.has_variations()
 
 
 @sync
@@ -252,12 +254,15 @@ def test_open_targets(tmp_path, monkeypatch):
     from c4tui.cli.open import resolve_target
 
     monkeypatch.chdir(tmp_path)
-    assert resolve_target([])[0].digits() == ""
-    assert resolve_target(["4453"])[0].digits() == "4453"
-    assert resolve_target(["d1", "d2", "e1"])[0].digits() == "445"
+    assert resolve_target([]).position.digits() == ""
+    assert resolve_target(["4453"]).position.digits() == "4453"
+    assert resolve_target(["d1", "d2", "e1"]).position.digits() == "445"
     save_game(tmp_path / "g.c4g", Position.from_moves("4453"))
-    pos, headers = resolve_target(["g.c4g"])
-    assert pos.digits() == "4453" and headers["Result"] == "*"
+    game = resolve_target(["g.c4g"])
+    assert game.position.digits() == "4453" and game.headers["Result"] == "*"
+    (tmp_path / "v.c4g").write_text("1. d1 {centre} d2 (1... e1) *\n")
+    game = resolve_target(["v.c4g"])  # the variations and comments come along
+    assert game.tree.has_variations() and game.tree.children[0].comment == "centre"
     with pytest.raises(ValueError, match="nope.c4g: no such file"):
         resolve_target(["nope.c4g"])
     with pytest.raises(ValueError, match="neither a file nor a move sequence: character 4"):

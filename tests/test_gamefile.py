@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from c4tui.engine.position import Position
 
-from c4tui import gamefile
+from c4tui import atomicfile, gamefile
 from c4tui.gamefile import Game, GameFileError, load_game, parse_game, save_game
 
 
@@ -124,7 +124,7 @@ def test_save_is_atomic_on_failure(tmp_path, monkeypatch):
     def broken_replace(src, dst):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(gamefile.os, "replace", broken_replace)
+    monkeypatch.setattr(atomicfile.os, "replace", broken_replace)
     with pytest.raises(GameFileError, match="cannot write .*No space left"):
         save_game(target, Position.from_moves("4453"), overwrite=True)
     assert target.read_bytes() == before
@@ -135,7 +135,7 @@ def test_save_into_unwritable_directory(tmp_path, monkeypatch):
     def denied(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(gamefile.os, "open", denied)  # creating the temporary file
+    monkeypatch.setattr(atomicfile.os, "open", denied)  # creating the temporary file
     with pytest.raises(GameFileError, match="x.c4g: cannot write \\(Permission denied\\)"):
         save_game(tmp_path / "x.c4g", Position())
     assert not (tmp_path / "x.c4g").exists()
@@ -200,7 +200,6 @@ def test_save_below_a_file_names_the_file(tmp_path):
 def test_new_file_is_not_clobbered_by_a_race(tmp_path, monkeypatch):
     """A file that appears between the check and the write is not replaced either."""
     target = tmp_path / "g.c4g"
-    from c4tui import atomicfile
 
     real = atomicfile._create_temp
 

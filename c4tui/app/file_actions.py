@@ -28,9 +28,18 @@ class FileActions(_Base):
     last_warning = ""
 
     def load_position(self, pos: Position, headers: dict[str, str] | None = None) -> None:
-        """Replace the game (undoable); ``headers`` None: a new game without headers."""
-        self.model.load(pos, headers)
+        """Replace the game by ``pos``'s moves (undoable); ``headers`` None: a new game
+        without headers."""
+        self.load_game(gamefile.Game(pos, dict(headers or {})))
+
+    def load_game(self, game: gamefile.Game) -> None:
+        """Replace the game by ``game``, its variations and comments (undoable)."""
+        self.model.load(game.tree, game.headers)
         self.show(moved=True)
+
+    def _game(self) -> gamefile.Game:
+        """The whole game: every variation and comment, the headers."""
+        return gamefile.Game.from_tree(self.model.root, self.model.headers)
 
     def load_file(self, path: Path) -> bool:
         """Load a game file; on error say so and change nothing."""
@@ -39,17 +48,17 @@ class FileActions(_Base):
         except gamefile.GameFileError as exc:
             self.error(str(exc))
             return False
-        self.load_position(game.position, game.headers)
-        self.say(f"loaded {path} ({game.position.ply} moves)")
+        self.load_game(game)
+        extra = ", with variations" if game.tree.has_variations() else ""
+        self.say(f"loaded {path} ({game.position.ply} moves{extra})")
         self.remember_file(path)
         return True
 
     def save_file(self, path: Path, overwrite: bool = False) -> bool:
-        """Save the whole line atomically; an existing file is only replaced after the
-        user says so (``overwrite``)."""
-        game = gamefile.Game(self.model.full_position(), dict(self.model.headers))
+        """Save the whole game (variations and comments too) atomically; an existing file
+        is only replaced after the user says so (``overwrite``)."""
         try:
-            written = gamefile.save_game(path, game, overwrite=overwrite)
+            written = gamefile.save_game(path, self._game(), overwrite=overwrite)
         except gamefile.GameFileExistsError:
             self._ask_overwrite(path)
             return False
@@ -149,7 +158,6 @@ class FileActions(_Base):
         self.say(f"copied {digits or '(empty board)'}")
 
     def action_copy_game(self) -> None:
-        game = gamefile.Game(self.model.full_position(), dict(self.model.headers))
-        text = gamefile.format_game(game)
+        text = gamefile.format_game(self._game())
         self.copy_to_clipboard(text)
         self.say("copied the game file")

@@ -25,6 +25,7 @@ from textual.widgets import Footer
 
 from c4tui.engine.geometry import WIDTH
 from c4tui.engine.position import PLAYER_NAMES, IllegalMoveError, Position
+from c4tui.gamefile.tree import Node
 from c4tui.review import BLUNDER, MISTAKE, GameReview, result_words
 
 from .engine_bridge import EngineBridge, EngineMissing
@@ -40,6 +41,7 @@ from .preview_actions import PreviewActions
 from .review_worker import ReviewWorker
 from .search_actions import EXTERNAL_BINDINGS, SearchActions
 from .settings import SearchSettings
+from .tree_actions import TREE_BINDINGS, TreeActions
 from .widgets import (
     AnalysisPanel,
     BoardView,
@@ -54,7 +56,7 @@ from .widgets import (
 W = TypeVar("W", bound=Widget)
 
 
-class C4App(SearchActions, FileActions, PlayActions, PreviewActions, App[None]):
+class C4App(SearchActions, FileActions, PlayActions, PreviewActions, TreeActions, App[None]):
     """Connect Four analysis workstation."""
 
     CSS_PATH = Path(__file__).with_name("app.tcss")  # absolute: works for subclasses too
@@ -97,17 +99,19 @@ class C4App(SearchActions, FileActions, PlayActions, PreviewActions, App[None]):
         Binding("comma", "preview_step(-1)", "preview back", show=False),
         Binding("full_stop", "preview_step(1)", "preview forward", show=False),
         Binding("escape", "preview_end", "end preview", show=False),
+        *TREE_BINDINGS,  # [ ] P D ;
         Binding("q", "quit", "quit"),
     ]
 
     def __init__(self, position: Position | None = None, *,
                  settings: SearchSettings | None = None, engine: bool = True,
-                 headers: dict[str, str] | None = None,
+                 headers: dict[str, str] | None = None, tree: Node | None = None,
                  play: PlaySettings | None = None, hints: bool = True) -> None:
-        """``play``: start in play mode against the engine; ``hints`` False hides the
+        """``tree``: the game's moves with variations (default: ``position``'s moves);
+        ``play``: start in play mode against the engine; ``hints`` False hides the
         engine's opinion of the position (see :class:`PlayActions`)."""
         super().__init__()
-        self.model = GameModel(position, headers)
+        self.model = GameModel(position, headers, tree)
         self.settings = settings or SearchSettings()
         # exact values are drawn when they arrive, not at the next 4 Hz poll
         self.bridge = EngineBridge(self.settings, enable=engine,
@@ -222,7 +226,7 @@ class C4App(SearchActions, FileActions, PlayActions, PreviewActions, App[None]):
             board.values = view.columns
         board.solving = self.hints and exact is not None and exact.status is ExactStatus.SOLVING
         moves = self._main(MoveList)
-        moves.line, moves.ply = line, pos.ply
+        moves.root, moves.line_path, moves.ply = self.model.root, self.model.line_path, pos.ply
         moves.marks = self.review.marks(line) if self.hints else {}
         graph = self._main(EvalGraph)
         graph.values, graph.ply = self.evals.line(self.model.line), pos.ply

@@ -32,9 +32,17 @@ class EngineUpdated(Message):
 
 @dataclass
 class PlyClicked(Message):
-    """A click on a move (or ``start``) in the move list: view that ply."""
+    """A click on a ply of the current line (the evaluation graph): view that ply."""
 
     ply: int
+
+
+@dataclass
+class NodeClicked(Message):
+    """A click on a move (or ``start``) in the move list, also inside a variation: view
+    it. ``path``: the move's child indices from the start of the game tree."""
+
+    path: tuple[int, ...]
 
 
 @dataclass

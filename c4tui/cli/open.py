@@ -6,16 +6,20 @@ import shlex
 import shutil
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from . import options
 from .errors import fail
 
+if TYPE_CHECKING:
+    from c4tui.gamefile import Game
 
-def resolve_target(args: list[str]) -> tuple[object, dict[str, str]]:
-    """The Position to open from the command-line words, and the game's headers.
+
+def resolve_target(args: list[str]) -> Game:
+    """The game to open from the command-line words (a game file's variations, comments
+    and headers included).
 
     One word that names something on disk (a file, a directory, ...) is a game file;
     anything else is a move sequence. Raises ``ValueError`` with a one-line message.
@@ -24,15 +28,14 @@ def resolve_target(args: list[str]) -> tuple[object, dict[str, str]]:
     from c4tui.engine.position import IllegalMoveError, Position
 
     if not args:
-        return Position(), {}
+        return gamefile.Game(Position())
     if len(args) == 1:
         path = Path(args[0]).expanduser()
         if path.exists():  # load_game says what is wrong with a directory or a bad file
-            game = gamefile.load_game(path)
-            return game.position, game.headers
+            return gamefile.load_game(path)
     text = " ".join(args)
     try:
-        return Position.parse(text), {}
+        return gamefile.Game(Position.parse(text))
     except IllegalMoveError as exc:
         if len(args) == 1 and any(ch in text for ch in "./\\~") or text.endswith(
             gamefile.GAME_SUFFIX
@@ -102,7 +105,7 @@ def open_workstation(
     if engine_side is not None and no_engine:
         fail("--play and --no-engine: there is no engine to play against")
     try:
-        pos, headers = resolve_target(list(target or []))
+        game = resolve_target(list(target or []))
     except ValueError as exc:  # GameFileError and IllegalMoveError are ValueErrors
         fail(str(exc))
 
@@ -114,8 +117,8 @@ def open_workstation(
     settings = SearchSettings(auto=auto, engine_cmd=argv, limit_set=limit is not None,
                               **options.given(node_limit=limit, hash_mb=hash_mb))
     opponent = None if engine_side is None else PlaySettings(engine_side, budget, vary)
-    app = C4App(pos, settings=settings, engine=not no_engine, headers=headers, play=opponent,
-                hints=opponent is None or hints)
+    app = C4App(game.position, settings=settings, engine=not no_engine, headers=game.headers,
+                tree=game.tree, play=opponent, hints=opponent is None or hints)
     opened = _opened_file(list(target or []))
     if opened is not None:  # a game file: the picker starts beside it, and it is recent
         app.current_file = opened

@@ -1,77 +1,124 @@
-"""The move list: numbered pairs ``1. d1 d2 2. e1 c1``, the viewed ply highlighted, the
-review's marks after the moves (``d2??``)."""
+"""The move list: the game tree PGN-style, ``1. d1 d2 2. e1 (2. c1 c2 3. d3) c1``.
+
+The current line (the moves ↑ ↓ walk) is drawn plain, the other variations dim, comments
+``{ … }`` dim italic, the viewed move reversed; every move is clickable.
+"""
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 from rich.style import Style
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from c4tui.engine.geometry import COLUMN_NAMES
-from c4tui.engine.position import Position
+from c4tui.gamefile.tree import Node, Path, walk
 
-from ..messages import PlyClicked
+from ..messages import NodeClicked
 
-Token = tuple[str, str, "int | None"]  # text, style, ply to jump to
+VIEWED = "reverse bold"
+OFF_LINE = "dim"
+COMMENT = "dim italic"
+NUMBER = "dim"
+
+
+class Token(NamedTuple):
+    """A piece of the move list: text, style, the path a click goes to (None: not a
+    move), and whether a space (a possible line break) comes before it."""
+
+    text: str
+    style: str
+    target: Path | None
+    space: bool = True
 
 
 class MoveList(Widget):
-    """The app sets ``line`` (0-based columns), ``ply`` and ``marks`` (ply reached by a
-    move -> its review mark: ``??``, ``?``, ``!``); a click on a move posts
-    :class:`PlyClicked`. Wrapped to the widget's width; when the game is longer than the
-    widget, the lines around the viewed ply are shown."""
+    """The app sets ``root`` (the game tree), ``line_path`` (the current line), ``ply``
+    (the viewed ply along it) and ``marks`` (ply of the current line -> a mark drawn after
+    its move: ``?``, ``!``); a click on a move posts :class:`NodeClicked`. Wrapped to the
+    widget's width; when the game is longer than the widget, the lines around the viewed
+    move are shown."""
 
-    line: reactive[tuple[int, ...]] = reactive(tuple)
+    root: reactive[Node] = reactive(Node)
+    line_path: reactive[Path] = reactive(tuple)
     ply: reactive[int] = reactive(0)
     marks: reactive[dict[int, str]] = reactive(dict)
 
-    def action_pick(self, ply: int) -> None:
-        self.post_message(PlyClicked(ply))
+    def action_pick(self, target: str) -> None:
+        self.post_message(NodeClicked(tuple(int(i) for i in target.split(".") if i)))
 
-    def _tokens(self) -> list[Token]:
-        """(text, style, ply to jump to) per token; ply 0 is the start."""
-        toks: list[Token] = [("start", "reverse bold" if self.ply == 0 else "", 0)]
-        pos = Position()
-        for i, col in enumerate(self.line):
-            row = pos.height(col)
-            pos.play(col)
-            if i % 2 == 0:
-                toks.append((f"{i // 2 + 1}.", "dim", None))
-            style = "reverse bold" if i + 1 == self.ply else ("" if i < self.ply else "dim")
-            mark = self.marks.get(i + 1, "")
-            toks.append((f"{COLUMN_NAMES[col]}{row + 1}{mark}", style, i + 1))
+    def tokens(self) -> list[Token]:
+        """The tree as tokens, in PGN order."""
+        line, viewed = self.line_path, self.line_path[: self.ply]
+        toks = [Token("start", VIEWED if self.ply == 0 else "", ())]
+        number = True  # a Black move gets its number (``2…``) at the start of a variation
+        glue = False  # the next token follows "(" without a space
+        for item in walk(self.root):
+            if item.kind == "move":
+                path, ply = item.path, item.ply
+                on_line = line[: len(path)] == path
+                head = (f"{ply // 2 + 1}." if ply % 2 == 0
+                        else f"{ply // 2 + 1}…" if number else "")
+                if head:
+                    toks.append(Token(head, NUMBER, None, not glue))
+                    glue = False
+                text = item.square + (self.marks.get(ply + 1, "") if on_line else "")
+                style = VIEWED if path == viewed else ("" if on_line else OFF_LINE)
+                toks.append(Token(text, style, path, not glue))
+                glue = number = False
+            elif item.kind == "comment":
+                words = item.node.comment.split(" ")
+                words[0] = "{" + words[0]
+                words[-1] += "}"
+                toks += [Token(w, COMMENT, None) for w in words]
+            elif item.kind == "(":
+                toks.append(Token("(", NUMBER, None))
+                glue = number = True
+            else:
+                toks.append(Token(")", NUMBER, None, False))
         return toks
 
     def render(self) -> Text:
         width = max(8, self.size.width)
         height = max(1, self.size.height)
-        if not self.line:
+        if not self.root.children and not self.root.comment:
             return Text("no moves yet: press 1-7, or ←/→ and enter", style="dim")
-        lines: list[list[Token]] = [[]]
+        # words: tokens joined without spaces (a line breaks between words only)
+        words: list[list[Token]] = []
+        for tok in self.tokens():
+            if tok.space or not words:
+                words.append([tok])
+            else:
+                words[-1].append(tok)
+        lines: list[list[list[Token]]] = [[]]
         used = 0
         current_line = 0
-        for tok in self._tokens():
-            need = len(tok[0]) + (1 if lines[-1] else 0)
+        viewed = self.line_path[: self.ply]
+        for word in words:
+            size = sum(len(t.text) for t in word)
+            need = size + (1 if lines[-1] else 0)
             if lines[-1] and used + need > width:
                 lines.append([])
-                used, need = 0, len(tok[0])
-            lines[-1].append(tok)
+                used, need = 0, size
+            lines[-1].append(word)
             used += need
-            if tok[2] == self.ply:
+            if any(t.target == viewed for t in word):
                 current_line = len(lines) - 1
         # a window of `height` lines that contains the current one, as low as possible
         first = max(0, min(current_line - height + 1 + (height > 2), len(lines) - height))
         first = min(first, current_line)
         out = Text(no_wrap=True, overflow="crop")
-        for n, toks in enumerate(lines[first : first + height]):
+        for n, line in enumerate(lines[first: first + height]):
             if n:
                 out.append("\n")
-            for k, (text, style, ply) in enumerate(toks):
+            for k, word in enumerate(line):
                 if k:
                     out.append(" ")
-                st = Style.parse(style) if style else Style()
-                if ply is not None:
-                    st += Style.from_meta({"@click": f"pick({ply})"})
-                out.append(text, style=st)
+                for tok in word:
+                    st = Style.parse(tok.style) if tok.style else Style()
+                    if tok.target is not None:
+                        target = ".".join(map(str, tok.target))
+                        st += Style.from_meta({"@click": f"pick({target!r})"})
+                    out.append(tok.text, style=st)
         return out
