@@ -55,7 +55,7 @@ class TreeActions(_Base):
         except ValueError as exc:
             self.error(str(exc))
             return
-        self.say("promoted: the viewed line is the main line now (u undoes)")
+        self.say("promoted to the main line (u undoes)")
         self.show()
 
     def action_delete_variation(self) -> None:

@@ -130,11 +130,11 @@ def promoted_path(path: Path) -> Path:
 
 def clean_comment(text: str) -> str:
     """A comment as it is kept: its words separated by single spaces (a comment is one
-    paragraph; line breaks, tabs and NUL become spaces). Raises ValueError for ``}``,
-    which would end it in a game file."""
+    paragraph of text: line breaks, tabs and control characters become spaces). Raises
+    ValueError for ``}``, which would end it in a game file."""
     if "}" in text:
         raise ValueError("a comment cannot contain '}' (it ends the comment in a game file)")
-    return " ".join(text.replace("\0", " ").split())
+    return " ".join("".join(ch if ch.isprintable() else " " for ch in text).split())
 
 
 # ---------------------------------------------------------------------- reading order

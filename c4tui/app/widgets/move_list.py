@@ -23,14 +23,18 @@ COMMENT = "dim italic"
 NUMBER = "dim"
 
 
+BREAK, SPACE, GLUED = 0, 1, 2  # what comes before a token: a space where a line may
+# break, a space that keeps it with the token before (a move after its number), nothing
+
+
 class Token(NamedTuple):
     """A piece of the move list: text, style, the path a click goes to (None: not a
-    move), and whether a space (a possible line break) comes before it."""
+    move), and what comes before it (BREAK, SPACE or GLUED)."""
 
     text: str
     style: str
     target: Path | None
-    space: bool = True
+    before: int = BREAK
 
 
 class MoveList(Widget):
@@ -60,12 +64,13 @@ class MoveList(Widget):
                 on_line = line[: len(path)] == path
                 head = (f"{ply // 2 + 1}." if ply % 2 == 0
                         else f"{ply // 2 + 1}…" if number else "")
+                before = GLUED if glue else BREAK
                 if head:
-                    toks.append(Token(head, NUMBER, None, not glue))
-                    glue = False
+                    toks.append(Token(head, NUMBER, None, before))
+                    before = SPACE
                 text = item.square + (self.marks.get(ply + 1, "") if on_line else "")
                 style = VIEWED if path == viewed else ("" if on_line else OFF_LINE)
-                toks.append(Token(text, style, path, not glue))
+                toks.append(Token(text, style, path, before))
                 glue = number = False
             elif item.kind == "comment":
                 words = item.node.comment.split(" ")
@@ -76,7 +81,7 @@ class MoveList(Widget):
                 toks.append(Token("(", NUMBER, None))
                 glue = number = True
             else:
-                toks.append(Token(")", NUMBER, None, False))
+                toks.append(Token(")", NUMBER, None, GLUED))
         return toks
 
     def render(self) -> Text:
@@ -84,10 +89,10 @@ class MoveList(Widget):
         height = max(1, self.size.height)
         if not self.root.children and not self.root.comment:
             return Text("no moves yet: press 1-7, or ←/→ and enter", style="dim")
-        # words: tokens joined without spaces (a line breaks between words only)
+        # words: tokens kept together (a line breaks between words only)
         words: list[list[Token]] = []
         for tok in self.tokens():
-            if tok.space or not words:
+            if tok.before == BREAK or not words:
                 words.append([tok])
             else:
                 words[-1].append(tok)
@@ -96,7 +101,7 @@ class MoveList(Widget):
         current_line = 0
         viewed = self.line_path[: self.ply]
         for word in words:
-            size = sum(len(t.text) for t in word)
+            size = sum(len(t.text) + (t.before == SPACE) for t in word)
             need = size + (1 if lines[-1] else 0)
             if lines[-1] and used + need > width:
                 lines.append([])
@@ -116,6 +121,8 @@ class MoveList(Widget):
                 if k:
                     out.append(" ")
                 for tok in word:
+                    if tok.before == SPACE:
+                        out.append(" ")
                     st = Style.parse(tok.style) if tok.style else Style()
                     if tok.target is not None:
                         target = ".".join(map(str, tok.target))
