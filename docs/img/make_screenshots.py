@@ -3,8 +3,8 @@
     .venv/bin/python docs/img/make_screenshots.py [NAME ...]
 
 Runs the app headless (Textual's pilot) and saves
-docs/img/{main,threats,paused,play,preview,files,review}.svg (names given: only those,
-e.g. ``play``).
+docs/img/{main,threats,paused,play,preview,files,review,variations}.svg (names given:
+only those, e.g. ``play``).
 The numbers in them (nodes, speeds, times) are whatever this machine measured.
 """
 
@@ -20,6 +20,7 @@ from c4tui.engine.position import Position
 from c4tui.app import C4App, SearchSettings
 from c4tui.app.engine_view import EngineState
 from c4tui.app.play import PlaySettings
+from c4tui.gamefile import parse_game
 
 OUT = Path(__file__).resolve().parent
 
@@ -179,8 +180,29 @@ async def reviewed_game() -> None:
         app.save_screenshot("review.svg", str(OUT))
 
 
+GAME_WITH_VARIATIONS = """
+1. d1 {the centre} d2 2. d3 (2. c1 {the other try} c2 (2... d3) 3. e1) 2... d4
+3. e1 (3. c1 c2) e2 4. c1 *
+"""
+
+
+async def variations() -> None:
+    game = parse_game(GAME_WITH_VARIATIONS)
+    app = C4App(game.position, tree=game.tree, settings=SearchSettings(auto=False))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: ready(app))
+        app.model.goto_path((0, 0, 1, 0))  # 2. c1 c2, inside the first variation
+        app.show(moved=True)
+        await wait_for(pilot, lambda: (v := app.bridge.view(app.position)).exact is not None
+                       and v.exact.best is not None)
+        app.show()
+        await pilot.pause()
+        app.save_screenshot("variations.svg", str(OUT))
+
+
 JOBS = {"main": main_screen, "threats": threat_map, "paused": paused_search, "play": play,
-        "preview": preview, "files": file_picker, "review": reviewed_game}
+        "preview": preview, "files": file_picker, "review": reviewed_game,
+        "variations": variations}
 
 if __name__ == "__main__":
     for name in sys.argv[1:] or JOBS:

@@ -1,5 +1,6 @@
-"""Fuzzing the game files (c4tui/gamefile.py): random bytes, huge, truncated, CRLF, BOM,
-other encodings, an illegal move in the middle, odd headers and odd file names.
+"""Fuzzing the game files (c4tui/gamefile/): random bytes, huge, truncated, CRLF, BOM,
+other encodings, an illegal move in the middle, odd headers and odd file names, games with
+variations and comments, and their brackets broken.
 
 Wanted: a Game, or a :class:`GameFileError` with one line that names the file (and the
 line, for a problem inside it); nothing else escapes; a failed save changes nothing.
@@ -20,8 +21,12 @@ from test_fuzz_moves import algebraic, games
 
 from c4tui import gamefile
 from c4tui.gamefile import Game, GameFileError, format_game, load_game, parse_game, save_game
+from c4tui.gamefile.tree import Node, clean_comment
 
 HEADER_NAME = st.from_regex(r"[A-Za-z][A-Za-z0-9_]{0,11}", fullmatch=True)
+#: Comment text: anything but "}" (the model refuses it), cleaned as the model does.
+COMMENTS = st.text(st.characters(exclude_characters="}", exclude_categories=("Cs",)),
+                   max_size=40).map(clean_comment)
 
 
 def one_line(exc: Exception, name: str | None = None) -> str:
@@ -53,12 +58,34 @@ def write(files: Path, data: bytes) -> Path:
 
 
 @st.composite
+def trees(draw: st.DrawFn) -> Node:
+    """A legal game tree: a game, then a few branches of new moves from random nodes
+    (variations, or a line made longer), some of them commented."""
+    tree = Node.from_moves(draw(games()))
+    for _ in range(draw(st.integers(0, 6))):
+        path: tuple[int, ...] = ()
+        pos = Position()
+        while tree.at(path).children and draw(st.booleans()):
+            i = draw(st.integers(0, len(tree.at(path).children) - 1))
+            path += (i,)
+            pos.play(tree.at(path).col)
+        for _ in range(draw(st.integers(0, 4))):
+            if pos.is_over:
+                break
+            col = draw(st.sampled_from(pos.legal_moves()))
+            pos.play(col)
+            tree, path = tree.add(path, col)
+        if draw(st.booleans()):
+            tree = tree.with_comment(path, draw(COMMENTS))
+    return tree
+
+
+@st.composite
 def saved_games(draw: st.DrawFn) -> Game:
-    """A game with random headers (any text as values)."""
-    cols = draw(games())
+    """A game (variations and comments too) with random headers (any text as values)."""
     headers = draw(st.dictionaries(HEADER_NAME, st.text(max_size=30), max_size=5))
     headers.pop("Result", None)  # format_game writes the true result
-    return Game(Position.from_moves([c + 1 for c in cols]), headers)
+    return Game.from_tree(draw(trees()), headers)
 
 
 def _same_headers(written: dict[str, str], read: dict[str, str]) -> None:
@@ -75,8 +102,9 @@ def test_save_then_load_is_the_same_game(tmp_path_factory, game):
     d = tmp_path_factory.mktemp("rt")
     path = save_game(d / "g.c4g", game)
     back = load_game(path)
-    assert back.position.history == game.position.history
+    assert back.position.history == game.position.history and back.tree == game.tree
     _same_headers(game.headers, back.headers)
+    assert format_game(back) == path.read_text()  # saved again: the same bytes
 
 
 @fuzz(fast=40)
@@ -96,7 +124,7 @@ def test_line_ends_and_bom_read_the_same(files, game, variant):
         data = b"\xef\xbb\xbf" + data
     back = load(write(files, data))
     assert isinstance(back, Game), back
-    assert back.position.history == game.position.history
+    assert back.position.history == game.position.history and back.tree == game.tree
     _same_headers(game.headers, back.headers)
 
 
@@ -111,13 +139,36 @@ def test_truncated_files_give_a_prefix_or_one_line(files, game, data):
     back = load(p)
     if isinstance(back, Game):
         h = back.position.history
-        body = [ln for ln in raw[:cut].decode("utf-8", "ignore").splitlines()
-                if ln.strip() and not ln.startswith(("#", "["))]
-        if not any(ch.isalpha() for ln in body for ch in ln):
+        _, _, moves = raw[:cut].decode("utf-8", "ignore").partition("\n\n")
+        if not any(ch.isalpha() for ch in re.sub(r"\{[^}]*\}", "", moves)):
             return  # cut inside "1." of "1. d1": "1" is a move in the digit notation
-        assert h == game.position.history[: len(h)]
+        assert h == game.position.history[: len(h)]  # the main line comes first
     else:
         one_line(back, str(p))
+
+
+@fuzz(fast=80)
+@given(saved_games(), st.data())
+def test_a_broken_bracket_names_its_line_and_column(files, game, data):
+    """A bracket ( ) { } added to or taken from a game's move text: a game, or one line
+    whose line and column point at a bracket of the file (the one that does not fit)."""
+    count("gamefile: broken brackets")
+    text = format_game(game)
+    start = text.index("\n\n") + 2
+    at = data.draw(st.integers(start, len(text) - 1))
+    if data.draw(st.booleans()) and text[at] in "(){}":
+        text = text[:at] + text[at + 1:]  # one taken away
+    else:
+        text = text[:at] + data.draw(st.sampled_from("(){}")) + text[at:]
+    p = write(files, text.encode())
+    back = load(p)
+    if isinstance(back, Game):
+        return
+    msg = one_line(back, str(p))
+    m = re.search(r": line (\d+), column (\d+): ", msg)
+    if m:
+        line = text.splitlines()[int(m.group(1)) - 1]
+        assert line[int(m.group(2)) - 1] in "(){}", (msg, line)
 
 
 @fuzz(fast=60)
@@ -158,7 +209,7 @@ def test_random_bytes(files, blob):
 _PIECES = [b"[Event \"x\"]\n", b"[Result \"1-0\"]\n", b"[Bad header]\n", b"# c\n", b"; c\n",
            b"1. ", b"d1 ", b"d2 ", b"e1 ", b"4453", b"1-0", b"0-1", b"1/2-1/2", b" * ",
            b"\r\n", b"\n", b"\xef\xbb\xbf", b"\xff", b"\xc3\xa9", b"\\\"", b"\"", b"[", b"]",
-           b"\t", b",", b"8", b"a7", b"H1"]
+           b"\t", b",", b"8", b"a7", b"H1", b"(", b")", b"{", b"}", b"{c} ", b"(e1 ", b"2... "]
 
 
 @fuzz(fast=120)
