@@ -241,6 +241,15 @@ def test_a_malformed_variation_or_comment_names_line_and_column(text, fragment):
     assert msg.startswith("v.c4g: ") and fragment in msg and "\n" not in msg, msg
 
 
+def test_a_huge_move_text_is_refused_at_once():
+    from c4tui.gamefile.movetext import MAX_TOKENS
+
+    ok = "d1 " + "(e1 {c}) " * (MAX_TOKENS // 5)  # a few thousand variations: read
+    assert parse_game(ok).tree.at((1,)).comment == " ".join(["c"] * (MAX_TOKENS // 5))
+    with pytest.raises(GameFileError, match=r"^h.c4g: line 2: more than 50000 moves, number"):
+        parse_game("d1\n" + "(e1) " * MAX_TOKENS, "h.c4g")
+
+
 def test_walk_gives_pgn_order_with_squares():
     tree = parse_game("d1 {c} d2 (e1) e1").tree
     assert [(i.kind, i.square) for i in walk(tree)] == [

@@ -13,6 +13,7 @@ its number (``2...``) where it starts a variation or follows a comment or a vari
 
 from __future__ import annotations
 
+import re
 import textwrap
 from dataclasses import dataclass
 
@@ -22,7 +23,10 @@ from c4tui.engine.position import IllegalMoveError, Position, square_name
 from .tree import Node, Path, clean_comment, walk
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
-_DELIMITERS = "(){}"
+#: Words (moves, numbers, comments) and brackets one move text may hold: far more than any
+#: analysis (thousands of moves), few enough to read at once.
+MAX_TOKENS = 50_000
+_TOKEN = re.compile(r"[(){}]|[^\s(){}]+")
 
 
 class MoveTextError(ValueError):
@@ -81,25 +85,25 @@ class MoveTextReader:
                 self._comment.text += " " + text[i: n if end < 0 else end]
                 if end < 0:
                     return
-                self._tokens.append(self._comment)
+                self._add(self._comment)
                 self._comment, i = None, end + 1
                 continue
-            ch = text[i]
-            if ch.isspace():
-                i += 1
-            elif ch == "{":
-                self._comment, i = _Token("comment", "", line, i + 1), i + 1
-            elif ch == "}":
-                raise MoveTextError(line, "'}' without a '{' before it", i + 1)
-            elif ch in "()":
-                self._tokens.append(_Token(ch, ch, line, i + 1))
-                i += 1
+            m = _TOKEN.search(text, i)
+            if m is None:
+                return
+            tok, i = m.group(), m.end()
+            if tok == "{":
+                self._comment = _Token("comment", "", line, m.start() + 1)
+            elif tok == "}":
+                raise MoveTextError(line, "'}' without a '{' before it", m.start() + 1)
             else:
-                j = i
-                while j < n and not text[j].isspace() and text[j] not in _DELIMITERS:
-                    j += 1
-                self._tokens.append(_Token("word", text[i:j], line, i + 1))
-                i = j
+                self._add(_Token(tok if tok in "()" else "word", tok, line, m.start() + 1))
+
+    def _add(self, tok: _Token) -> None:
+        if len(self._tokens) >= MAX_TOKENS:
+            raise MoveTextError(tok.line, f"more than {MAX_TOKENS} moves, numbers, comments "
+                                "and brackets: too long for a game file")
+        self._tokens.append(tok)
 
     def finish(self) -> tuple[Node, Position, str | None]:
         """The tree, the position at the end of its main line, and the result token
@@ -130,6 +134,7 @@ class _Builder:
         self.moved = False  # a move was played at this level (a "(" may vary it)
         self.stack: list[_Frame] = []
         self.chars = 0  # digits read so far (the digit notation's error says which)
+        self.comments: dict[Path, list[str]] = {}  # put on the tree at the end, at once
 
     def build(self, tokens: list[_Token]) -> tuple[Node, Position]:
         for tok in tokens:
@@ -144,6 +149,8 @@ class _Builder:
         if self.stack:
             t = self.stack[-1].opened
             raise MoveTextError(t.line, "variation '(' is never closed (no ')')", t.column)
+        for path, texts in self.comments.items():  # paths stay valid: nodes are only added
+            self.tree = self.tree.with_comment(path, " ".join(texts))
         end = Position()
         for col in self.tree.cols(self.tree.main_path()):
             end.play(col)
@@ -172,8 +179,7 @@ class _Builder:
         if not self.moved and self.stack:
             raise MoveTextError(tok.line, "a comment before the first move of a variation "
                                 "(put it after a move)", tok.column)
-        old = self.tree.at(self.path).comment
-        self.tree = self.tree.with_comment(self.path, f"{old} {text}" if old else text)
+        self.comments.setdefault(self.path, []).append(text)
 
     def _word(self, tok: _Token) -> None:
         if self.digits:
