@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from c4tui.engine.position import Position
+from c4tui.engine.position import IllegalMoveError, Position
 from pilot_util import sync
 from rich.text import Text
 
@@ -163,6 +163,19 @@ def test_take_back_in_a_variation_goes_on_along_the_tree():
     m.take_back()
     assert m.line == [D, D, E] and m.ply == 3
     assert m.undo() and m.line == [D, D, E, C] and m.ply == 4
+
+
+def test_cut_removes_the_rest_of_the_line_in_one_edit():
+    """Play mode's take-back: the user's move and what followed it, variations too."""
+    m = model()
+    m.goto(3)
+    m.play(G)  # 2... g1, a variation of c1
+    m.goto(4)
+    m.cut(2)  # e1 and everything after it
+    assert m.line == [D, D] and m.ply == 2 and m.root.size() == 2
+    assert m.undo() and m.line == [D, D, E, G] and m.ply == 4
+    with pytest.raises(IllegalMoveError, match="no move 5"):
+        m.cut(4)
 
 
 def test_load_is_undoable_with_the_tree_and_headers():
@@ -371,10 +384,9 @@ async def test_the_move_list_scrolls_to_the_viewed_move_at_80x24():
 @sync
 async def test_a_mark_is_drawn_after_a_move_of_the_current_line():
     app = tree_app()
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app.run_test(size=(80, 24)):
         moves = app.query_one(MoveList)
-        moves.marks = {3: "?", 5: "!!"}  # 2. e1? and 3. a1!!
-        await pilot.pause()
+        moves.marks = {3: "?", 5: "!!"}  # 2. e1? and 3. a1!! (read before the next poll)
         assert "2. e1? (2. c1 c2" in moves_text(app) and "3. a1!!" in moves_text(app)
 
 

@@ -177,6 +177,17 @@ class GameModel:
         self._root = self._root.remove(last)
         self._set_line(last[:-1], min(self.ply, len(last) - 1))
 
+    def cut(self, ply: int) -> None:
+        """Remove the current line's moves after ``ply`` (the next one with everything
+        after it, its variations included) and view ``ply`` (undoable, one edit); raises
+        IllegalMoveError if the line has no move there."""
+        if not 0 <= ply < len(self._line):
+            raise IllegalMoveError(f"take back: no move {ply + 1} to take back")
+        self._record()
+        gone = self._line_path[: ply + 1]
+        self._root = self._root.remove(gone)
+        self._set_line(gone[:-1], min(self.ply, ply))
+
     def promote(self) -> None:
         """Make the viewed move's line the main line (undoable); raises ValueError if it is
         on the main line already."""

@@ -140,11 +140,10 @@ class PlayActions(_Base):
         self.bridge.player.cancel()
         n = len(line) - mine[-1]
         try:
-            for _ in range(n):
-                self.model.take_back()
+            self.model.cut(mine[-1])  # the user's move and what follows it, in one edit
         except IllegalMoveError as exc:  # cannot happen: the line had the moves
             self.error(str(exc))
-        self.model.goto(len(self.model.line))
+        self.model.goto(mine[-1])
         self._play_last = None
         self.say("took back your move" + (" and the engine's reply" if n > 1 else ""))
         self.show(moved=True)

@@ -53,9 +53,10 @@ def review(
     if not "".join(game).strip():  # "" would name the current directory
         fail("review: the game has no moves to review")
     try:
-        pos, headers = resolve_target(game)
+        target = resolve_target(game)  # a game file's main line (its variations: not)
     except ValueError as exc:  # GameFileError and IllegalMoveError: they say which move
         fail(f"review: {exc}")
+    pos, headers = target.position, target.headers
     if not pos.history:
         fail("review: the game has no moves to review")
     try:
