@@ -263,6 +263,12 @@ def test_a_huge_move_text_is_refused_at_once():
         parse_game("d1\n" + "(e1) " * MAX_TOKENS, "h.c4g")
 
 
+def test_has_line():
+    tree = parse_game("d1 d2 (e1 e2) e1").tree
+    assert tree.has_line([D, E, E]) and tree.has_line([D, D]) and tree.has_line([])
+    assert not tree.has_line([D, E, D]) and not tree.has_line([E])
+
+
 def test_walk_gives_pgn_order_with_squares():
     tree = parse_game("d1 {c} d2 (e1) e1").tree
     assert [(i.kind, i.square) for i in walk(tree)] == [

@@ -250,13 +250,14 @@ class C4App(SearchActions, FileActions, PlayActions, PreviewActions, TreeActions
         status.view, status.play, status.review = view, self.play_status(), review_text
 
     def _review_progress(self, line: tuple[int, ...]) -> str:
-        """The review's progress for the status line ("" when none runs). A review of
-        another line (a new game, a move that changed it) is cancelled; a finished one's
-        summary is said once."""
+        """The review's progress for the status line ("" when none runs). A review of a
+        line no longer in the game (a new game, a move taken back or deleted) is cancelled
+        (viewing another variation is not a change); a finished one's summary is said once."""
         job = self.review.job
         if job is None:
             return ""
-        if job.running and job.line != line and not job.cancelled:
+        if job.running and job.line != line and not job.cancelled \
+                and not self.model.root.has_line(job.line):
             self.review.cancel()
             self.say("review cancelled: the game changed (R reviews it again)")
             return ""

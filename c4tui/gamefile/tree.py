@@ -62,6 +62,16 @@ class Node:
             out.append(0)
         return tuple(out)
 
+    def has_line(self, cols: tuple[int, ...] | list[int]) -> bool:
+        """Whether the moves ``cols`` are a line of the tree (from this node)."""
+        node = self
+        for col in cols:
+            i = node.child_index(col)
+            if i is None:
+                return False
+            node = node.children[i]
+        return True
+
     def size(self) -> int:
         """The number of moves in this subtree (the node itself included, the root not)."""
         return (self.col >= 0) + sum(c.size() for c in self.children)
