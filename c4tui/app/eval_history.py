@@ -6,14 +6,15 @@ from c4tui.engine.position import Position
 from c4tui.engine.seam import Band, Score, SearchState
 
 from .engine_view import EngineView
+from .recent import Recent
 
 
 class EvalHistory:
-    """Position key -> value in [-1, 1] from White's view, exact values first."""
+    """Position key -> value in [-1, 1] from White's view, exact values first (of the
+    most recently viewed positions)."""
 
     def __init__(self) -> None:
-        self._values: dict[int, float] = {}
-        self._exact: set[int] = set()
+        self._values: Recent[tuple[float, bool]] = Recent()  # (value, exact)
         self._line: tuple[int, ...] | None = None
         self._plies: list[tuple[int, float | None]] = []
 
@@ -21,38 +22,36 @@ class EvalHistory:
         """Keep what ``view`` knows of ``pos``: the solver's value, else a settled
         search's (a heuristic value only once its search has ended)."""
         key = pos.key()
-        if key in self._exact:
+        if _exact(self._values.get(key)):
             return
         exact = view.exact
         if exact is not None and exact.best is not None:
-            self._values[key] = Score(exact.best, Band.EXACT).white_view(pos)
-            self._exact.add(key)
+            self._values[key] = (Score(exact.best, Band.EXACT).white_view(pos), True)
             return
         snap = view.snapshot
         pov = snap.pov if snap is not None else None
         if pov is None or not snap.iterations:
             return
         if pov.proven or snap.state in (SearchState.DONE, SearchState.NODE_LIMIT):
-            self._values[key] = pov.white_view(pos)
+            self._values[key] = (pov.white_view(pos), False)
 
     def record_exact(self, pos: Position, score: int) -> None:
         """Keep ``pos``'s exact score (side to move's view), e.g. from the game review."""
-        key = pos.key()
-        self._values[key] = Score(score, Band.EXACT).white_view(pos)
-        self._exact.add(key)
+        self._values[pos.key()] = (Score(score, Band.EXACT).white_view(pos), True)
 
     def line(self, moves: list[int]) -> tuple[float | None, ...]:
         """One value per ply of the line (its start included; a finished game is
         decided). The line's positions are worked out once per line, not per poll."""
         self._follow(moves)
-        return tuple(self._values.get(k) if fixed is None else fixed
+        return tuple(_value(self._values.get(k)) if fixed is None else fixed
                      for k, fixed in self._plies)
 
     def exact_line(self, moves: list[int]) -> tuple[bool, ...]:
         """Per ply of the line, as :meth:`line`: its value is exact (the solver's, or
         a finished game's), not a search's."""
         self._follow(moves)
-        return tuple(fixed is not None or k in self._exact for k, fixed in self._plies)
+        return tuple(fixed is not None or _exact(self._values.get(k))
+                     for k, fixed in self._plies)
 
     def _follow(self, moves: list[int]) -> None:
         key = tuple(moves)
@@ -72,3 +71,11 @@ def _plies(moves: list[int]) -> list[tuple[int, float | None]]:
             fixed = 0.0 if w is None else (1.0 if w == 0 else -1.0)
         out.append((pos.key(), fixed))
     return out
+
+
+def _value(known: tuple[float, bool] | None) -> float | None:
+    return None if known is None else known[0]
+
+
+def _exact(known: tuple[float, bool] | None) -> bool:
+    return known is not None and known[1]

@@ -25,11 +25,7 @@ from c4tui.engine.seam import ThreatVerdict
 
 from .engine_view import ExactEntry, ExactStatus, line_ends
 from .loader import Engine, lower_thread_priority
-from .settings import EXACT_BUDGET, LINE_BUDGET
-
-#: Positions whose results are kept (least recently used dropped first): stepping through
-#: games for hours must not grow the memory.
-MAX_ENTRIES = 4096
+from .settings import EXACT_BUDGET, LINE_BUDGET, RECENT_POSITIONS
 
 
 @dataclass(frozen=True)
@@ -162,7 +158,7 @@ class ExactWorker:
                 elif not job.ponder:
                     self._entries.pop(tkey, None)  # solve it again if the user comes back
                 elif time.monotonic() - job.started > self._budget:
-                    if len(self._given_up) > MAX_ENTRIES:
+                    if len(self._given_up) > RECENT_POSITIONS:
                         self._given_up.clear()
                     self._given_up.add(tkey)  # pondering it again would only cost time
             if entry is not None and wanted and self._on_done is not None:
@@ -255,5 +251,5 @@ def _keep(table: OrderedDict, key: int, value: object) -> None:
     """Store ``value`` as the most recent entry, dropping the oldest beyond the cap."""
     table[key] = value
     table.move_to_end(key)
-    while len(table) > MAX_ENTRIES:
+    while len(table) > RECENT_POSITIONS:
         table.popitem(last=False)

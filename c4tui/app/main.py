@@ -21,7 +21,6 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer
 
 from c4tui.engine.geometry import WIDTH
 from c4tui.engine.position import PLAYER_NAMES, IllegalMoveError, Position
@@ -46,6 +45,7 @@ from .widgets import (
     AnalysisPanel,
     BoardView,
     EvalGraph,
+    KeyBar,
     MoveList,
     SearchLog,
     SearchPath,
@@ -145,7 +145,7 @@ class C4App(SearchActions, FileActions, PlayActions, PreviewActions, TreeActions
             yield ThreatPanel(id="threat-info")
             yield SearchPath(id="path")
         yield StatusLine(id="status")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         titles = {"#board": "board", "#analysis-box": "analysis", "#moves-box": "moves",
