@@ -10,6 +10,7 @@ import gc
 import pytest
 from c4tui.engine.position import Position
 from pilot_util import sync
+from textual._styles_cache import StylesCache
 from textual.widget import Widget
 
 from c4tui.app import C4App
@@ -17,19 +18,22 @@ from c4tui.app.engine_view import EngineState, EngineView, ExactEntry, ExactStat
 from c4tui.app.eval_history import EvalHistory
 from c4tui.app.recent import Recent
 from c4tui.app.settings import RECENT_POSITIONS, SearchSettings
+from c4tui.app.textual_leaks import forget_removed_widgets
 
 pytestmark = pytest.mark.usefixtures("tmp_home")
 
 
-def live_widgets() -> int:
+def live(kind: type) -> int:
     gc.collect()
-    return sum(1 for o in gc.get_objects() if isinstance(o, Widget))
+    return sum(1 for o in gc.get_objects() if isinstance(o, kind))
 
 
 @sync
 async def test_prompts_opened_and_closed_leave_no_widgets_behind():
     """Textual's Footer kept every key it replaced (14 per prompt in this app, about
-    300 KiB): the key bar must free them."""
+    300 KiB): the key bar must free them. And Textual's style cache kept the line caches
+    of the removed widgets (the prompt's, the toasts'): the app's periodic clearing
+    must free those."""
     app = C4App(Position.from_moves("4453"), engine=False)
     async with app.run_test(size=(80, 24)) as pilot:
 
@@ -42,10 +46,14 @@ async def test_prompts_opened_and_closed_leave_no_widgets_behind():
             assert len(app.screen_stack) == 1
 
         await prompt("e")  # warm up: first-use caches
-        before = live_widgets()
+        forget_removed_widgets()
+        widgets, styles = live(Widget), live(StylesCache)
         for key in "elel":
             await prompt(key)
-        assert live_widgets() <= before  # with Textual's Footer: 4 prompts x 14 keys more
+        assert live(Widget) <= widgets  # with Textual's Footer: 4 prompts x 14 keys more
+        assert live(StylesCache) > styles  # the prompts' widgets, kept by Textual
+        forget_removed_widgets()
+        assert live(StylesCache) <= styles
 
 
 def test_recent_keeps_the_most_recently_used():

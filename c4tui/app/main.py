@@ -40,6 +40,7 @@ from .preview_actions import PreviewActions
 from .review_worker import ReviewWorker
 from .search_actions import EXTERNAL_BINDINGS, SearchActions
 from .settings import SearchSettings
+from .textual_leaks import FORGET_EVERY, forget_removed_widgets
 from .tree_actions import TREE_BINDINGS, TreeActions
 from .widgets import (
     AnalysisPanel,
@@ -160,6 +161,7 @@ class C4App(SearchActions, FileActions, PlayActions, PreviewActions, TreeActions
         # load the engine after the first frame: its imports compete for the GIL
         self.call_after_refresh(self.bridge.start)
         self.set_interval(0.25, self._poll)
+        self.set_interval(FORGET_EVERY, forget_removed_widgets)
         if not self.is_headless:
             self._watch.start()
 

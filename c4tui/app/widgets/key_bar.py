@@ -5,7 +5,8 @@ or closed, every focus change) and binds each new ``FooterKey`` to its own ``com
 reactive with ``data_bind``. That binding is a watcher stored on the footer, and Textual
 (8.2.8, the newest release) drops the watchers of removed widgets only when ``compact``
 itself changes, which never happens here: every key ever shown stayed alive with its
-render caches (about 300 KiB per prompt in this app, docs/reliability.md).
+render caches (about 300 KiB per prompt in this app, docs/reliability.md; Textual's issue
+#6666). Textual's other leak: ``c4tui/app/textual_leaks.py``.
 """
 
 from __future__ import annotations
