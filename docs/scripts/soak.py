@@ -5,7 +5,7 @@ headless under Textual's pilot at 120x40, for ``--minutes``. Games are the longe
 positions of ``tests/data/positions.txt`` (their move strings): each is entered through the
 ``e`` prompt, then walked from the first ply to the last with the ``down`` key, one ply
 every ``--dwell`` seconds (each ply starts a new exact solve and analysis search), then
-back up a few plies with ``up``. A sampler thread writes the process's resident set size
+back up a few plies with ``up`` (``--skip N`` starts at the list's game N). A sampler thread writes the process's resident set size
 (``VmRSS`` from ``/proc/self/status``) every ``--every`` seconds to a CSV file::
 
     .venv/bin/python docs/scripts/soak.py --minutes 60 --out /tmp/c4tui-soak.csv
@@ -66,7 +66,7 @@ def sample(out: Path, every: float, stop: threading.Event, counters: Counters,
                 return
 
 
-async def drive(minutes: float, dwell: float, counters: Counters) -> None:
+async def drive(minutes: float, dwell: float, counters: Counters, skip: int = 0) -> None:
     """Enter games and step through them with the app's keys until the time is up."""
     from textual.widgets import Input
 
@@ -76,7 +76,7 @@ async def drive(minutes: float, dwell: float, counters: Counters) -> None:
     end = time.monotonic() + 60 * minutes
     todo = games()
     async with app.run_test(size=(120, 40)) as pilot:
-        i = 0
+        i = skip
         while time.monotonic() < end:
             moves = todo[i % len(todo)]
             i += 1
@@ -125,6 +125,8 @@ def main() -> None:
     parser.add_argument("--every", type=float, default=5.0, help="seconds between samples")
     parser.add_argument("--warmup", type=float, default=300.0,
                         help="seconds before the summary's samples start")
+    parser.add_argument("--skip", type=int, default=0,
+                        help="start at this game of the list (0: the first)")
     parser.add_argument("--out", type=Path, default=Path("/tmp/c4tui-soak.csv"))
     args = parser.parse_args()
     counters = Counters()
@@ -134,7 +136,7 @@ def main() -> None:
                                                      start), daemon=True)
     sampler.start()
     try:
-        asyncio.run(drive(args.minutes, args.dwell, counters))
+        asyncio.run(drive(args.minutes, args.dwell, counters, args.skip))
     finally:
         stop.set()
         sampler.join()
