@@ -5,8 +5,9 @@ headless under Textual's pilot at 120x40, for ``--minutes``. Games are the longe
 positions of ``tests/data/positions.txt`` (their move strings): each is entered through the
 ``e`` prompt, then walked from the first ply to the last with the ``down`` key, one ply
 every ``--dwell`` seconds (each ply starts a new exact solve and analysis search), then
-back up a few plies with ``up`` (``--skip N`` starts at the list's game N). A sampler thread writes the process's resident set size
-(``VmRSS`` from ``/proc/self/status``) every ``--every`` seconds to a CSV file::
+back up a few plies with ``up`` (``--skip N`` starts at the list's game N). A sampler
+thread writes the process's resident set size (``VmRSS`` from ``/proc/self/status``)
+every ``--every`` seconds to a CSV file::
 
     .venv/bin/python docs/scripts/soak.py --minutes 60 --out /tmp/c4tui-soak.csv
 
