@@ -1,0 +1,134 @@
+"""Board sizes other than 7x6: the engine checked against a brute-force solver
+(tests/brute_force.py) and against the published empty-board results.
+
+A process uses one size (numba freezes the geometry into the kernels), so each size runs
+in a subprocess (tests/size_probe.py). Compiling the kernels for a size takes a minute or
+two, so the default run checks one size (5x4, with Allis's zugzwang rules on);
+``C4TUI_TEST_SIZES=4x4,4x5,...`` (or ``all``) checks more.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from brute_force import column_scores, random_positions, solver
+
+from c4tui.engine.geometry import BoardSizeError, parse_size
+
+PROBE = Path(__file__).with_name("size_probe.py")
+DIGITS = "123456789ABC"
+
+#: The published empty-board results (John Tromp, extended by Stefan Steininger): who wins
+#: with perfect play ("1" first player, "2" second player, "=" draw) and on which ply the
+#: game ends, by height, for widths 4, 5, 6 ...
+EMPTY_BOARDS = {
+    4: ("= = 2 = 2 2 2 2 2", "16 20 24 28 32 36 40 44 48"),
+    5: ("= = = = 1 1 1 1", "20 25 30 35 39 41 47 51"),
+    6: ("= = 2 1 2 2 1", "24 30 36 41 48 52 59"),
+    7: ("= = 1 = 1 1", "28 35 41 49 53 55"),
+    8: ("= = 2 1 2", "32 40 48 55 62"),
+    9: ("= = 1 = 1", None),
+    10: ("= = 2 1", None),
+}
+
+#: Sizes checked against the brute force by default, and with C4TUI_TEST_SIZES=all.
+DEFAULT_SIZES = ("5x4",)
+ALL_SIZES = ("4x4", "5x4", "6x4", "7x4", "8x4", "4x5", "5x5", "6x5", "7x5", "4x6", "5x6",
+             "6x6", "4x7", "5x7", "4x8")
+
+
+def _sizes() -> list[str]:
+    env = os.environ.get("C4TUI_TEST_SIZES", "").strip()
+    if env == "all":
+        return list(ALL_SIZES)
+    return [s.strip() for s in env.split(",") if s.strip()] or list(DEFAULT_SIZES)
+
+
+def expected_empty(width: int, height: int) -> tuple[str, int | None]:
+    """('1' | '2' | '=', ply on which the game ends or None) for the empty board."""
+    who, plies = EMPTY_BOARDS[height]
+    i = width - 4
+    return who.split()[i], (int(plies.split()[i]) if plies else None)
+
+
+def outcome(score: int, width: int, height: int) -> tuple[str, int]:
+    """An empty-board score read as (winner, ply on which the game ends)."""
+    half = (width * height + 1) // 2
+    if score > 0:
+        return "1", 2 * (half + 1 - score) - 1  # the first player's k-th disc: ply 2k - 1
+    if score < 0:
+        return "2", 2 * (half + 1 + score)
+    return "=", width * height
+
+
+def probe(size: str, positions: list[str], analyze: bool = False) -> list[dict]:
+    """The engine's answers for ``positions`` (digit strings) on ``size``."""
+    env = dict(os.environ, C4TUI_SIZE=size)
+    args = [sys.executable, str(PROBE)] + (["--analyze"] if analyze else [])
+    out = subprocess.run(args, input="".join(p + "\n" for p in positions), env=env,
+                         capture_output=True, text=True, timeout=900, check=False)
+    assert out.returncode == 0, out.stderr[-2000:]
+    return [json.loads(line) for line in out.stdout.splitlines()]
+
+
+def _digits(moves: list[int]) -> str:
+    return "".join(DIGITS[c] for c in moves)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size", _sizes())
+def test_size_against_brute_force(size: str) -> None:
+    """Random positions with 10 and 12 empty squares: the solver's score and every
+    column's score equal the brute force's; the best move achieves the score; the empty
+    board matches the published result."""
+    w, h = parse_size(size)
+    score = solver(w, h)
+    cases = (random_positions(w, h, 10, 24, seed=w * 100 + h)
+             + random_positions(w, h, 12, 8, seed=w * 1000 + h))
+    rows = probe(size, [_digits(m) for m in cases] + [""], analyze=True)
+    assert len(rows) == len(cases) + 1
+    for moves, row in zip(cases, rows):
+        assert row["size"] == [w, h]
+        want = score(moves)
+        assert row["score"] == want, f"{size} {row['moves']}"
+        assert row["columns"] == column_scores(w, h, moves, score), f"{size} {row['moves']}"
+        assert row["columns"][row["move"]] == want, f"{size} {row['moves']}: best move"
+    assert outcome(rows[-1]["score"], w, h) == expected_empty(w, h)
+
+
+def test_sizes_keep_their_own_kernels() -> None:
+    """Two sizes in two processes in a row, then the first again (from its cache): each
+    answers for its own size (numba's cache must not hand one size's kernels to another)."""
+    a, b = _sizes()[0], "7x6"
+    for size, want in ((a, None), (b, (0, 0)), (a, None)):
+        w, h = parse_size(size)
+        row = probe(size, [""])[0]
+        assert row["size"] == [w, h]
+        assert outcome(row["score"], w, h) == expected_empty(w, h) or size == "7x6"
+    assert probe("7x6", ["4453"])[0]["score"] == -2  # Pons: 4453 scores -2 on 7x6
+
+
+def test_brute_force_agrees_with_published_4x4() -> None:
+    """The brute force itself is right: the empty 4x4 board is a draw (Tromp)."""
+    assert solver(4, 4)([]) == 0
+
+
+@pytest.mark.parametrize("text,message", [
+    ("3x6", "at least 4"), ("7x3", "at least 4"), ("9x7", "at most 64"),
+    ("13x4", "at most 64"), ("seven", "expected WxH"), ("7x", "expected WxH"),
+])
+def test_bad_sizes(text: str, message: str) -> None:
+    with pytest.raises(BoardSizeError, match=message):
+        parse_size(text)
+
+
+def test_good_sizes() -> None:
+    assert parse_size("7x6") == (7, 6)
+    assert parse_size("12x4") == (12, 4)
+    assert parse_size("8X7") == (8, 7)
+    assert parse_size("4x15") == (4, 15)
