@@ -137,7 +137,8 @@ def column_bits(col: int) -> int:
 
 
 def square_bit(col: int, row: int) -> int:
-    """Bit of the square in column ``col`` (0 .. WIDTH-1) and row ``row`` (0 .. HEIGHT-1, bottom first)."""
+    """Bit of the square in column ``col`` (0 .. WIDTH-1) and row ``row`` (0 .. HEIGHT-1,
+    bottom first)."""
     return 1 << (col * H1 + row)
 
 
