@@ -10,7 +10,7 @@ any size: a win with the winner's k-th disc scores ``floor((W*H + 1) / 2) + 1 - 
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache
 
 
 def _is_four(cols: list[list[int]], c: int, width: int, height: int) -> bool:
@@ -52,7 +52,7 @@ def solver(width: int, height: int):
     columns, not over), memoised across calls."""
     half = (width * height + 1) // 2
 
-    @lru_cache(maxsize=None)
+    @cache
     def value(key: tuple[tuple[int, ...], ...], ply: int) -> int:
         cols = [list(col) for col in key]
         best = None
