@@ -16,8 +16,8 @@ bucket of two adjacent words (one cache line) and the remaining ``KEY_BITS + 1 -
 are stored as the check (so a table has at least ``KEY_BITS + 1 - 64 + CHECK_SHIFT`` bits:
 larger boards need a larger minimum table, see ``MIN_BITS``). Bucket and check together
 determine the key, so a hit is never false, and a whole entry is one aligned word, so a
-table shared between threads never shows a torn entry. Every entry is a sound pair of bounds for its key whoever
-wrote it, so a lost race loses information, never correctness.
+table shared between threads never shows a torn entry. Every entry is a sound pair of
+bounds for its key whoever wrote it, so a lost race loses information, never correctness.
 
 The first word of a bucket keeps the entry that cost most work (log2 of the nodes below it),
 the second takes everything else (always replaced): expensive results near the root survive
