@@ -134,3 +134,60 @@ def test_good_sizes() -> None:
     assert parse_size("12x4") == (12, 4)
     assert parse_size("8X7") == (8, 7)
     assert parse_size("4x15") == (4, 15)
+
+
+def test_game_files_record_the_size(tmp_path) -> None:
+    """A saved game says its size; a game of another size (or a file without the header,
+    7x6, read on another size) is a one-line error that names the --size to use."""
+    from c4tui.engine.position import Position
+
+    from c4tui.gamefile import GameFileError, format_game, parse_game
+
+    text = format_game(parse_game("4453"))
+    assert '[Size "7x6"]' in text
+    assert parse_game(text).position == Position.from_moves("4453")
+    with pytest.raises(GameFileError, match=r"a 5x4 game, but c4tui runs 7x6 \(open it with "
+                       r"--size 5x4\)"):
+        parse_game('[Size "5x4"]\n1. c1 *', "g.c4g")
+    with pytest.raises(GameFileError, match="g.c4g: Size header: size '7by6'"):
+        parse_game('[Size "7by6"]\n1. c1 *', "g.c4g")
+    # the same on 5x4 (no kernels needed: a plain subprocess)
+    code = ("from c4tui.gamefile import format_game, parse_game\n"
+            "g = parse_game('1. c1 c2 e1')\n"
+            "t = format_game(g)\n"
+            "assert '[Size \"5x4\"]' in t and parse_game(t).position.digits() == '335'\n"
+            "try:\n"
+            "    parse_game('[Event \"x\"]\\n1. d1 *', 'old.c4g')\n"
+            "except ValueError as e:\n"
+            "    print(e)\n")
+    out = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, C4TUI_SIZE="5x4"),
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == ("old.c4g: a 7x6 game (no Size header), but c4tui runs 5x4 "
+                                  "(open it with --size 7x6)")
+
+
+def test_cli_size_errors() -> None:
+    """An invalid --size is one line on stderr and exit status 2, whatever the command."""
+    for args in (["solve", "--size", "3x6", "44"], ["analyze", "--size=9x7", "4"],
+                 ["--size", "seven", "book", "info"], ["engine", "--size", "4x"]):
+        out = subprocess.run([sys.executable, "-m", "c4tui", *args], capture_output=True,
+                             text=True, timeout=120)
+        assert out.returncode == 2, (args, out.stderr)
+        assert out.stderr.startswith("c4tui: --size: size ") and out.stderr.count("\n") == 1
+
+
+def test_cli_solves_another_size() -> None:
+    """`c4tui solve --size 4x4 -a`: no book, the generalised scores (4x4: 9 - k), the
+    brute force's column scores."""
+    out = subprocess.run([sys.executable, "-m", "c4tui", "solve", "--size", "4x4", "-a", "",
+                          "121212"], capture_output=True, text=True, timeout=900)
+    assert out.returncode == 0, out.stderr
+    score = solver(4, 4)
+    want = [" ".join(str(v) for v in column_scores(4, 4, m, score)) for m in ([], [0, 1] * 3)]
+    # the empty 4x4 board is a draw; after 121212 column 1 wins with White's 4th disc: 5
+    assert want[0] == "0 0 0 0" and want[1].startswith("5 ")
+    assert out.stdout.splitlines() == [f" {want[0]}", f"121212 {want[1]}"]
+    info = subprocess.run([sys.executable, "-m", "c4tui", "book", "info", "--size", "4x4"],
+                          capture_output=True, text=True, timeout=120)
+    assert info.returncode == 0 and "the opening books are 7x6 only" in info.stdout

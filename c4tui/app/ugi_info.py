@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from c4tui.engine.geometry import COLUMN_NAMES, SIZE
+from c4tui.engine.geometry import COLUMN_NAMES, HALF, SIZE
 from c4tui.engine.position import Position
 from c4tui.engine.seam import Band, Score
 
@@ -26,7 +26,7 @@ REST_KEYS = frozenset({"pv", "string", "refutation", "currline"})
 KNOWN_WORDS = frozenset({"info", "bestmove", "readyok", "ugiok", "uciok", "id", "option",
                          "response", "copyprotection", "registration"})
 #: Half the board plus one: the solvers' score of a win with the first own disc at ply 0.
-_WIN_BASE = SIZE // 2 + 1
+_WIN_BASE = HALF + 1
 
 
 class InfoError(ValueError):
