@@ -23,18 +23,22 @@ PROBE = Path(__file__).with_name("size_probe.py")
 PONS_LINE = Path(__file__).parent / "data" / "pons" / "Test_L3_R1"  # 7x6 end games
 DIGITS = "123456789ABC"
 
-#: The published empty-board results (John Tromp, extended by Stefan Steininger): who wins
-#: with perfect play ("1" first player, "2" second player, "=" draw) and on which ply the
-#: game ends, by height, for widths 4, 5, 6 ...
-EMPTY_BOARDS = {
-    4: ("= = 2 = 2 2 2 2 2", "16 20 24 28 32 36 40 44 48"),
-    5: ("= = = = 1 1 1 1", "20 25 30 35 39 41 47 51"),
-    6: ("= = 2 1 2 2 1", "24 30 36 41 48 52 59"),
-    7: ("= = 1 = 1 1", "28 35 41 49 53 55"),
-    8: ("= = 2 1 2", "32 40 48 55 62"),
-    9: ("= = 1 = 1", None),
-    10: ("= = 2 1", None),
-}
+#: The published empty-board results (tests/data/empty_boards.txt).
+EMPTY_BOARDS = Path(__file__).parent / "data" / "empty_boards.txt"
+
+
+def read_empty_boards() -> dict[tuple[int, int], tuple[str, int | None]]:
+    """(width, height) -> ('1' | '2' | '=', ply on which the game ends or None)."""
+    table = {}
+    for line in EMPTY_BOARDS.read_text().splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        height, rest = line.split(":")
+        who, plies = rest.split("|")
+        for i, (w, p) in enumerate(zip(who.split(), plies.split(), strict=True)):
+            table[(4 + i, int(height))] = (w, None if p == "-" else int(p))
+    return table
+
 
 #: Sizes checked against the brute force by default, and with C4TUI_TEST_SIZES=all.
 DEFAULT_SIZES = ("5x4",)
@@ -51,9 +55,7 @@ def _sizes() -> list[str]:
 
 def expected_empty(width: int, height: int) -> tuple[str, int | None]:
     """('1' | '2' | '=', ply on which the game ends or None) for the empty board."""
-    who, plies = EMPTY_BOARDS[height]
-    i = width - 4
-    return who.split()[i], (int(plies.split()[i]) if plies else None)
+    return read_empty_boards()[(width, height)]
 
 
 def outcome(score: int, width: int, height: int) -> tuple[str, int]:
@@ -115,6 +117,17 @@ def test_sizes_keep_their_own_kernels() -> None:
         assert row["size"] == [7, 6] and row["score"] == int(score)
 
 
+def test_empty_board_table() -> None:
+    """The table reads as published; scores read as (winner, last ply)."""
+    table = read_empty_boards()
+    assert table[(4, 4)] == ("=", 16) and table[(12, 4)] == ("2", 48)
+    assert table[(7, 6)] == ("1", 41) and table[(7, 10)] == ("1", None)
+    assert outcome(1, 7, 6) == ("1", 41) and outcome(-2, 7, 7) == ("2", 48)
+    assert outcome(0, 5, 5) == ("=", 25) and outcome(13, 5, 5) == ("1", 1)
+
+
+@pytest.mark.skipif(not os.environ.get("C4TUI_TEST_SIZES"), reason="30 s of brute force: "
+                    "with C4TUI_TEST_SIZES")
 def test_brute_force_agrees_with_published_4x4() -> None:
     """The brute force itself is right: the empty 4x4 board is a draw (Tromp)."""
     assert solver(4, 4)([]) == 0
@@ -178,16 +191,17 @@ def test_cli_size_errors() -> None:
 
 
 def test_cli_solves_another_size() -> None:
-    """`c4tui solve --size 4x4 -a`: no book, the generalised scores (4x4: 9 - k), the
-    brute force's column scores."""
-    out = subprocess.run([sys.executable, "-m", "c4tui", "solve", "--size", "4x4", "-a", "",
-                          "121212"], capture_output=True, text=True, timeout=900)
+    """`c4tui solve --size 5x4 -a` (the default run's size: no second compilation): no
+    book, the generalised scores (5x4: 11 - k), the brute force's column scores."""
+    moves = "121212333444"
+    out = subprocess.run([sys.executable, "-m", "c4tui", "solve", "--size", "5x4", "-a",
+                          moves], capture_output=True, text=True, timeout=900)
     assert out.returncode == 0, out.stderr
-    score = solver(4, 4)
-    want = [" ".join(str(v) for v in column_scores(4, 4, m, score)) for m in ([], [0, 1] * 3)]
-    # the empty 4x4 board is a draw; after 121212 column 1 wins with White's 4th disc: 5
-    assert want[0] == "0 0 0 0" and want[1].startswith("5 ")
-    assert out.stdout.splitlines() == [f" {want[0]}", f"121212 {want[1]}"]
-    info = subprocess.run([sys.executable, "-m", "c4tui", "book", "info", "--size", "4x4"],
+    cols = [int(c) - 1 for c in moves]
+    want = " ".join(str(v) for v in column_scores(5, 4, cols, solver(5, 4)))
+    # column 1 wins at once with White's 7th disc: 11 - 7 = 4
+    assert want.startswith("4 ")
+    assert out.stdout.splitlines() == [f"{moves} {want}"]
+    info = subprocess.run([sys.executable, "-m", "c4tui", "book", "info", "--size", "5x4"],
                           capture_output=True, text=True, timeout=120)
     assert info.returncode == 0 and "the opening books are 7x6 only" in info.stdout
