@@ -46,19 +46,22 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--sizes", default="small")
     ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--hash", type=int, default=256)
+    ap.add_argument("--hash", type=int, default=None,
+                    help="table MB (default: 16 up to 30 squares, else 256; a fresh table's "
+                    "first touch costs seconds per 256 MB on this machine's VM)")
     args = ap.parse_args()
     sizes = {"small": SMALL, "large": LARGE}.get(args.sizes) or args.sizes.split(",")
     table = published()
     total = 0.0
     bad = 0
     print(f"{'size':>5} {'score':>5} {'result':>7} {'published':>9} {'nodes':>14} "
-          f"{'search s':>9} {'wall s':>7}", flush=True)
+          f"{'search s':>9} {'wall s':>7} {'MB':>4}", flush=True)
     for size in sizes:
         w, h = (int(x) for x in size.split("x"))
+        mb = args.hash or (16 if w * h <= 30 else 256)
         t0 = time.perf_counter()
         out = subprocess.run([sys.executable, "-m", "c4tui", "solve", "--size", size, "--stats",
-                              "-t", str(args.threads), "--hash", str(args.hash), ""],
+                              "-t", str(args.threads), "--hash", str(mb), ""],
                              capture_output=True, text=True, check=False)
         wall = time.perf_counter() - t0
         if out.returncode != 0:
@@ -72,7 +75,7 @@ def main() -> None:
         bad += not ok
         total += micros / 1e6
         print(f"{size:>5} {score:>5} {' '.join(got):>7} {' '.join(want or ('?', '?')):>9} "
-              f"{nodes:>14,} {micros / 1e6:>9.2f} {wall:>7.1f}{'' if ok else '  WRONG'}",
+              f"{nodes:>14,} {micros / 1e6:>9.2f} {wall:>7.1f} {mb:>4}{'' if ok else '  WRONG'}",
               flush=True)
     print(f"total search time {total:.1f} s; {bad} wrong or failed", flush=True)
 
