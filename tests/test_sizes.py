@@ -205,3 +205,21 @@ def test_cli_solves_another_size() -> None:
     info = subprocess.run([sys.executable, "-m", "c4tui", "book", "info", "--size", "5x4"],
                           capture_output=True, text=True, timeout=120)
     assert info.returncode == 0 and "the opening books are 7x6 only" in info.stdout
+
+
+@pytest.mark.parametrize("size", ["7x6", "12x4", "8x7", "4x15"])
+def test_table_layout_fits_every_size(size: str) -> None:
+    """The solver's table entry fits 64 bits on every size: move field, check above it
+    (at the smallest table), bounds beyond the largest score (no kernel compiled)."""
+    code = ("from c4tui.engine import geometry as g, tt, analysis_tt as at\n"
+            "assert g.WIDTH + 1 <= 1 << tt.MOVE_BITS\n"
+            "assert tt.CHECK_SHIFT + tt.KEY_BITS + 1 - tt.MIN_BITS <= 64\n"
+            "assert tt.KEY_BITS == g.WIDTH * (g.HEIGHT + 1) <= 64\n"
+            "assert g.MAX_SCORE < 31 and g.HALF - g.SIZE // 2 in (0, 1)\n"
+            "assert g.WIDTH + 1 <= 1 << at.MOVE_BITS and int(at.EXACT_MODE_BIT) < 1 << 32\n"
+            "print(tt.MIN_BITS, tt.CHECK_SHIFT)\n")
+    out = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, C4TUI_SIZE=size),
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    if size == "7x6":
+        assert out.stdout.split() == ["10", "20"]  # 7x6's layout is unchanged
