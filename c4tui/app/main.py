@@ -186,9 +186,10 @@ class C4App(SearchActions, FileActions, PlayActions, PreviewActions, TreeActions
         self.query_one("#top").styles.height = height
 
     def _say_if_too_small(self, width: int, height: int) -> None:
-        """A board too large for the terminal says so (once per change)."""
+        """A board of another size than 7x6 too large for the terminal says so (once per
+        change; the 7x6 layout is made for 80x24)."""
         need_w, need_h = terminal_needed()
-        small = width < need_w or height < need_h
+        small = not IS_DEFAULT and (width < need_w or height < need_h)
         if small and not self._said_small:
             self.notify(f"the {NAME} board needs a terminal of at least {need_w}x{need_h} "
                         f"(this one is {width}x{height})", severity="warning", timeout=8)
