@@ -223,3 +223,29 @@ def test_table_layout_fits_every_size(size: str) -> None:
     assert out.returncode == 0, out.stderr
     if size == "7x6":
         assert out.stdout.split() == ["10", "20"]  # 7x6's layout is unchanged
+
+
+def _app_probe(size: str, cols: int, rows: int) -> dict:
+    out = subprocess.run([sys.executable, str(Path(__file__).with_name("size_app_probe.py")),
+                          str(cols), str(rows)], env=dict(os.environ, C4TUI_SIZE=size),
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    return json.loads(out.stdout)
+
+
+def test_app_draws_other_sizes() -> None:
+    """The app on 9x6 at 80x24: nine columns, keys 1-9, the cursor and the mouse reach
+    every column, no warning; on 4x10 (two-digit rows) the gutter widens and the app says
+    the board needs a taller terminal."""
+    wide = _app_probe("9x6", 80, 24)
+    assert wide["line"] == [0, 0, 8, 0, 8]  # 1 1 9, right wraps to a, the click on i
+    lines = wide["board"].splitlines()
+    assert lines[0].split() == list("abcdefghi") and lines[7].split() == list("123456789")
+    assert [ln.split()[0] for ln in lines[1:7]] == list("654321")
+    assert wide["box"][1] == 6 + 3 and not wide["notes"]
+    tall = _app_probe("4x10", 80, 24)
+    assert tall["line"] == [0, 0, 1, 2, 3]
+    lines = tall["board"].splitlines()
+    assert lines[1].startswith("10  ") and lines[10].startswith(" 1  ")
+    assert tall["notes"] == ["the 4x10 board needs a terminal of at least 80x27 "
+                             "(this one is 80x24)"]
