@@ -126,8 +126,6 @@ def test_empty_board_table() -> None:
     assert outcome(0, 5, 5) == ("=", 25) and outcome(13, 5, 5) == ("1", 1)
 
 
-@pytest.mark.skipif(not os.environ.get("C4TUI_TEST_SIZES"), reason="30 s of brute force: "
-                    "with C4TUI_TEST_SIZES")
 def test_brute_force_agrees_with_published_4x4() -> None:
     """The brute force itself is right: the empty 4x4 board is a draw (Tromp)."""
     assert solver(4, 4)([]) == 0
