@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from c4tui.engine.geometry import COLUMN_NAMES, HALF, SIZE
-from c4tui.engine.position import Position
+from c4tui.engine.position import SQUARE_RANGE, Position
 from c4tui.engine.seam import Band, Score
 
 #: Keys followed by one whole number: kept, and read but not used.
@@ -115,7 +115,7 @@ def square_column(pos: Position, word: str) -> int:
     column letter (``d``). :class:`InfoError` if it is not a legal move there."""
     w = word.strip().lower()
     if not w or w[0] not in COLUMN_NAMES or (len(w) > 1 and not w[1:].isdigit()):
-        raise InfoError(f"move {shorten(word, 12)!r} is not a square (a1-g6)")
+        raise InfoError(f"move {shorten(word, 12)!r} is not a square ({SQUARE_RANGE})")
     col = COLUMN_NAMES.index(w[0])
     if pos.is_over or not pos.can_play(col):
         raise InfoError(f"move {w!r}: column {w[0]} cannot be played")
