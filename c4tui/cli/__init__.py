@@ -4,32 +4,29 @@ Dependencies go one way: the CLI imports the app, the book and the engine; nothi
 imports the CLI.
 
 The board size (``--size WxH``, any command) must be known before the engine is imported
-(numba freezes it into the kernels), so :func:`main` reads it from the arguments first and
-only then imports the commands; ``app`` is imported on first use.
+(numba freezes it into the kernels), and the commands import the engine: so when this
+package is imported by the ``c4tui`` program itself, ``--size`` is read from the command
+line first (:func:`.size.apply_size_argument`), before :mod:`.main` is imported.
 """
 
 from __future__ import annotations
 
 import sys
+from pathlib import Path
+
+from .size import apply_size_argument
 
 
-def main(argv: list[str] | None = None) -> None:
-    """Entry point: set the board size from ``--size``, then run the command line."""
-    from .size import apply_size_argument
-
-    args = list(sys.argv[1:] if argv is None else argv)
-    args = apply_size_argument(args)
-    from .main import main as run
-
-    run(args)
+def _run_as_c4tui() -> bool:
+    """Whether this process is the ``c4tui`` program (the script or ``python -m c4tui``)."""
+    prog = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
+    return prog is not None and (prog.stem == "c4tui" or (
+        prog.name == "__main__.py" and prog.parent.name == "c4tui"))
 
 
-def __getattr__(name: str):
-    if name == "app":
-        from .main import app
+if _run_as_c4tui():
+    apply_size_argument(sys.argv[1:])
 
-        return app
-    raise AttributeError(name)
-
+from .main import app, main  # noqa: E402  (after the size: the commands import the engine)
 
 __all__ = ["app", "main"]

@@ -2,7 +2,9 @@
 
 The engine reads ``C4TUI_SIZE`` once, when it is first imported (numba freezes the size
 into its kernels, see :mod:`c4tui.engine.geometry`). :func:`apply_size_argument` runs
-before the commands are imported and turns ``--size`` into that variable; every command
+before the commands are imported (``c4tui.cli``'s import, in the ``c4tui`` program) and
+turns ``--size`` into that variable; :func:`c4tui.cli.main.main` runs it again on its
+arguments (checking the size, dropping the option); every command
 also declares the option (:data:`SIZE_OPTION`, for ``--help``) and :func:`check_size`
 makes sure the engine runs the size asked for.
 """
@@ -11,7 +13,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Annotated
+from typing import Annotated, NoReturn
 
 import typer
 
@@ -47,12 +49,21 @@ def apply_size_argument(args: list[str]) -> list[str]:
     if value is not None and "c4tui.engine" not in sys.modules:
         os.environ["C4TUI_SIZE"] = value
     try:
-        from c4tui.engine import geometry  # noqa: F401  (reads the size once)
+        from c4tui.engine import geometry  # reads the size once
+
+        asked = geometry.parse_size(value) if value is not None else None
     except ValueError as exc:  # geometry.BoardSizeError (a bad --size or C4TUI_SIZE)
         where = "--size" if value is not None else "C4TUI_SIZE"
-        print(f"c4tui: {where}: {exc}", file=sys.stderr, flush=True)
-        raise SystemExit(2) from None
+        _exit(f"{where}: {exc}")
+    if asked is not None and asked != (geometry.WIDTH, geometry.HEIGHT):
+        _exit(f"--size {value}: this process already runs {geometry.NAME} (the size is set "
+              "once, before the engine starts)")
     return _without_size(args)
+
+
+def _exit(message: str) -> NoReturn:
+    print(f"c4tui: {message}", file=sys.stderr, flush=True)
+    raise SystemExit(2)
 
 
 def _without_size(args: list[str]) -> list[str]:
