@@ -247,3 +247,21 @@ def test_app_draws_other_sizes() -> None:
     assert lines[1].startswith("10  ") and lines[10].startswith(" 1  ")
     assert tall["notes"] == ["the 4x10 board needs a terminal of at least 80x27 "
                              "(this one is 80x24)"]
+
+
+def test_fen_on_a_wide_board() -> None:
+    """UGI's FEN on 12x4: the start position, runs of 10+ empty squares, a run too long."""
+    code = ("from c4tui.ugi.fen import START_FEN, parse_fen, to_fen\n"
+            "from c4tui.engine.position import Position\n"
+            "p = Position.from_moves('1AC')\n"
+            "print(START_FEN); print(to_fen(p)); print(parse_fen(to_fen(p)) == p)\n"
+            "try:\n"
+            "    parse_fen('13/12/12/12 x')\n"
+            "except ValueError as e:\n"
+            "    print(e)\n")
+    out = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, C4TUI_SIZE="12x4"),
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines() == [
+        "12/12/12/12 x", "12/12/12/x8o1x o", "True",
+        "fen rank 4 '13': '13' is neither a disc (x, o) nor 1-12"]

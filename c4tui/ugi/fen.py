@@ -65,16 +65,16 @@ def _read_board(board: str) -> list[list[int]]:
         row = HEIGHT - 1 - i
         col = 0
         for ch, run in _tokens(rank):
-            if run:
+            if run and 1 <= int(run) <= WIDTH:
                 col += int(run)
-            elif ch.lower() in DISC:
+            elif ch and ch.lower() in DISC:
                 if col < WIDTH:
                     grid[col][row] = DISC.index(ch.lower())
                 col += 1
             else:
                 raise FenError(
-                    f"fen rank {row + 1} {rank!r}: {ch!r} is neither a disc (x, o) nor "
-                    f"1-{WIDTH}"
+                    f"fen rank {row + 1} {rank!r}: {ch or run!r} is neither a disc (x, o) "
+                    f"nor 1-{WIDTH}"
                 )
             if col > WIDTH:
                 break
@@ -96,11 +96,11 @@ def _read_board(board: str) -> list[list[int]]:
 
 def _tokens(rank: str) -> list[tuple[str, str]]:
     """A rank's tokens: (character, "") for a disc or a stray character, ("", digits) for a
-    run of empty squares (two digits from 10 columns on)."""
+    run of empty squares (one digit; two from 10 columns on)."""
     out: list[tuple[str, str]] = []
     for ch in rank:
         if ch.isdigit() and ch.isascii():
-            if out and out[-1][1]:
+            if out and out[-1][1] and WIDTH >= 10:
                 out[-1] = ("", out[-1][1] + ch)
             else:
                 out.append(("", ch))
