@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from c4tui.engine import geometry
 
 from . import db12
 from .format import (
@@ -146,6 +147,9 @@ def load_default(reload: bool = False, progress: db12.Progress | None = None) ->
         path = default_path()
         if path is None:
             _status = "books disabled (C4TUI_BOOK=none)"
+            return None
+        if not geometry.IS_DEFAULT:  # the books hold 7x6 positions only
+            _status = f"no books on {geometry.NAME} (the opening books are 7x6 only)"
             return None
         parts: list[Book] = []
         infos: list[BookInfo] = []

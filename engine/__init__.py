@@ -5,4 +5,11 @@ the position (:mod:`c4tui.engine.position`), the seam's types (:mod:`c4tui.engin
 states, bands, scores, limits and the search records; no numba), the exact solver
 (:mod:`c4tui.engine.solver`), the analysis search with its controller
 (:mod:`c4tui.engine.search`) and MILTON's threat verdict (:mod:`c4tui.engine.verdict`).
+
+The board size is read once, here, from ``C4TUI_SIZE`` (:mod:`c4tui.engine.geometry`),
+before any kernel module is imported: numba's cache is kept per size.
 """
+
+from .geometry import configure_numba_cache
+
+configure_numba_cache()

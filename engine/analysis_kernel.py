@@ -49,7 +49,7 @@ from .analysis_tt import (
 )
 from .bitboard import possible
 from .book_probe import BOOK_MISS, book_probe
-from .geometry import COLUMN_MASKS, HEIGHT, SIZE, SQUARE_VALUES, WIDTH
+from .geometry import COLUMN_MASKS, HALF, HEIGHT, SIZE, SQUARE_VALUES, WIDTH
 from .mem import load_i64, sleep_us, store_i64
 
 # ---- control array (int64), shared with the Python controller
@@ -106,7 +106,7 @@ _U1 = np.uint64(1)
 
 def _order_values() -> np.ndarray:
     """MILTON's static ordering (thesis 5.1, fig. 5.1): fours through the square, doubled,
-    plus one in the lower half of the board; indexed by bit (col * 7 + row)."""
+    plus one in the lower half of the board; indexed by bit (col * (HEIGHT + 1) + row)."""
     v = np.zeros(64, dtype=np.int64)
     for c in range(WIDTH):
         for r in range(HEIGHT):
@@ -123,9 +123,9 @@ def book_value(score, n):
     if score == 0:
         return 0
     if score > 0:  # the side to move wins with its k-th disc
-        k = SIZE // 2 + 1 - score
+        k = HALF + 1 - score
         return WIN - (2 * k - 1 + (n & 1))
-    k = SIZE // 2 + 1 + score  # the opponent wins with its k-th disc
+    k = HALF + 1 + score  # the opponent wins with its k-th disc
     return -(WIN - (2 * k - 1 + 1 - (n & 1)))
 
 

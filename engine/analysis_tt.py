@@ -1,7 +1,7 @@
 """Transposition tables of the analysis search (thesis 4.2, 4.3, listing 4.1).
 
-Zobrist keys: 84 fixed 64-bit random numbers (a White and a Black disc on each of the 42
-squares), XORed incrementally as discs are played; the whole 64-bit key is stored and
+Zobrist keys: fixed 64-bit random numbers (a White and a Black disc on each square: 84 on
+7x6), XORed incrementally as discs are played; the whole 64-bit key is stored and
 compared (verified keys), the low bits are the address.
 
 MILTON's tables 1 and 2 are addressed by the same bits; here they are interleaved as a
@@ -13,8 +13,9 @@ recognition table, holds exact values of recognized endgames and survives betwee
 searches; it is the only one not cleared before each move.
 
 Entry layout: two ``uint64`` words, the key and the data word:
-bits 0-15 value + 32768, 16-23 depth in half plies, 24-25 flag, 26-28 move + 1,
-29 "exact mode" (stored during a full-depth iteration, whose values are all exact).
+bits 0-15 value + 32768, 16-23 depth in half plies, 24-25 flag, 26-28 move + 1 (26-29 from
+8 columns on: ``MOVE_BITS``), then the "exact mode" bit (29 on 7x6; stored during a
+full-depth iteration, whose values are all exact).
 Kernels reach the tables through raw addresses (``engine/mem.py``).
 """
 
@@ -23,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .geometry import H1, SIZE, WIDTH
+from .geometry import H1, WIDTH
 from .mem import load_u64, store_u64
 
 EXACT = 1
@@ -31,12 +32,15 @@ LOWER = 2  #: the value is a lower bound (fail high)
 UPPER = 3  #: the value is an upper bound (fail low)
 
 ENTRY_BYTES = 16
-EXACT_MODE_BIT = np.uint64(1 << 29)
+#: Bits of the move + 1 (3 up to 7 columns), from bit MOVE_SHIFT.
+MOVE_BITS = WIDTH.bit_length()
+MOVE_SHIFT = 26
+EXACT_MODE_BIT = np.uint64(1 << (MOVE_SHIFT + MOVE_BITS))  # bit 29 on 7x6
 
 _M16 = np.uint64(0xFFFF)
 _M8 = np.uint64(0xFF)
 _M3 = np.uint64(3)
-_M7 = np.uint64(7)
+_M7 = np.uint64((1 << MOVE_BITS) - 1)
 
 
 def _zobrist() -> np.ndarray:
@@ -164,5 +168,3 @@ def rec_store(t, tmask, key, value):
     store_u64(t, i, key)
     store_u64(t, i + 1, np.uint64(value + 32768) & _M16)
 
-
-assert SIZE == 42

@@ -18,10 +18,10 @@ import numpy as np
 
 from . import analysis_kernel as K
 from .analysis_eval import EG_WORDS, INF, WIN
-from .analysis_tt import ZOBRIST, new_buckets, new_table, table_entries
+from .analysis_tt import MOVE_BITS, MOVE_SHIFT, ZOBRIST, new_buckets, new_table, table_entries
 from .book_line import book_answer
 from .booklink import BookLike, book_args
-from .geometry import CENTER_ORDER, H1, HEIGHT, SIZE, WIDTH
+from .geometry import CENTER_ORDER, H1, IS_DEFAULT, SIZE, WIDTH
 from .mem import address
 from .position import Position
 from .scores import win_score
@@ -35,7 +35,7 @@ from .seam import (
     check_node_limit,
 )
 from .search import SearchOptions, aspiration_window, classify, zobrist_key
-from .solver import Solver
+from .solver import Solver, warmup_position
 
 __all__ = ["SearchController", "run_search"]
 
@@ -530,7 +530,7 @@ class SearchController:
                 idx = (key & tmask) * 4
                 for j in (idx, idx + 2):  # table 1, then table 2
                     if int(tt[j]) == key:
-                        mv = ((int(tt[j + 1]) >> 26) & 7) - 1
+                        mv = ((int(tt[j + 1]) >> MOVE_SHIFT) & ((1 << MOVE_BITS) - 1)) - 1
                         if mv >= 0:
                             break
             if mv < 0 or not p.can_play(mv):
@@ -769,11 +769,14 @@ def _warmup() -> None:
     threat_fill(_np.uint64(0), _np.uint64(0))
     ctl = SearchController()
     # an opening (evaluation, quiescence, tables) and an endgame (recognizer, exact mode)
-    for moves in ("4453", "5252153716735222535361161417246636774"):
-        ctl.start(Position.from_moves(moves), SearchOptions(node_limit=2_000, use_book=True))
+    if IS_DEFAULT:
+        positions = [Position.from_moves(m)
+                     for m in ("4453", "5252153716735222535361161417246636774")]
+    else:
+        positions = [Position.from_moves([WIDTH // 2 + 1] * 2), warmup_position()]
+    for pos in positions:
+        ctl.start(pos, SearchOptions(node_limit=2_000, use_book=True))
         ctl.wait()
 
     ctl.close()
 
-
-assert HEIGHT == 6 and WIDTH == 7

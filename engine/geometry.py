@@ -1,8 +1,16 @@
 """Board geometry, defined once for every part of the engine.
 
-Bitboard layout (Pascal Pons's): column ``c`` (0-6, left to right) occupies bits
-``c*7 .. c*7+5``, bottom row first; bit ``c*7+6`` is a sentinel row that is always
-empty, so that shifts used by the four-in-a-row tests never wrap into the next column.
+The board size is a process-wide setting: ``C4TUI_SIZE`` (``"WxH"``, default ``7x6``) is
+read once, when the engine package is imported (:mod:`c4tui.engine` sets up numba's cache
+for it, see :func:`configure_numba_cache`). Every numba kernel freezes these constants at
+compile time, so a process uses one size; the CLI's ``--size`` sets the variable before it
+imports the engine. Supported: ``W, H >= 4`` and ``(H + 1) * W <= 64`` (the bitboard and
+the solver's table key must fit a 64-bit word).
+
+Bitboard layout (Pascal Pons's): column ``c`` (0 .. W-1, left to right) occupies bits
+``c*(H+1) .. c*(H+1)+H-1``, bottom row first; bit ``c*(H+1)+H`` is a sentinel row that is
+always empty, so that shifts used by the four-in-a-row tests never wrap into the next
+column.
 
 Every constant exists both as a Python ``int`` (for the pure-Python position) and, where
 the numba kernels need it, as ``np.uint64`` (mixing int64 and uint64 in numba silently
@@ -11,18 +19,106 @@ produces float64).
 
 from __future__ import annotations
 
+import os
+import re
+import sys
+
 import numpy as np
 
-WIDTH = 7
-HEIGHT = 6
+#: The environment variable that selects the board size of a process.
+SIZE_ENV = "C4TUI_SIZE"
+DEFAULT_WIDTH = 7
+DEFAULT_HEIGHT = 6
+MIN_SIDE = 4
+MAX_BITS = 64
+
+
+class BoardSizeError(ValueError):
+    """A board size that is not ``WxH`` or not supported; the message says why."""
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``"7x6"`` -> ``(7, 6)``; a :class:`BoardSizeError` for garbage or an unsupported size."""
+    m = re.fullmatch(r"\s*(\d{1,3})\s*[xX×]\s*(\d{1,3})\s*", text)
+    if m is None:
+        raise BoardSizeError(f"size {text!r}: expected WxH, e.g. 7x6")
+    w, h = int(m.group(1)), int(m.group(2))
+    if w < MIN_SIDE or h < MIN_SIDE:
+        raise BoardSizeError(f"size {w}x{h}: width and height must be at least {MIN_SIDE}")
+    if (h + 1) * w > MAX_BITS:
+        raise BoardSizeError(f"size {w}x{h}: too large, (height + 1) x width must be at most "
+                             f"{MAX_BITS} (one bit per square and a sentinel row)")
+    return w, h
+
+
+def size_from_env() -> tuple[int, int]:
+    """The size ``C4TUI_SIZE`` selects (default 7x6)."""
+    text = os.environ.get(SIZE_ENV, "").strip()
+    if not text:
+        return DEFAULT_WIDTH, DEFAULT_HEIGHT
+    return parse_size(text)
+
+
+def size_name(width: int, height: int) -> str:
+    """``"7x6"``."""
+    return f"{width}x{height}"
+
+
+WIDTH, HEIGHT = size_from_env()
 H1 = HEIGHT + 1  # bits per column, including the sentinel
-SIZE = WIDTH * HEIGHT  # 42 squares
+SIZE = WIDTH * HEIGHT  # squares (42 on 7x6)
+IS_DEFAULT = (WIDTH, HEIGHT) == (DEFAULT_WIDTH, DEFAULT_HEIGHT)
+#: The size's name, ``"7x6"``.
+NAME = size_name(WIDTH, HEIGHT)
 
-#: Score convention of the perfect solvers: a win with the k-th own disc scores 22 - k.
-MAX_SCORE = (SIZE + 1) // 2 - 3  # 18: earliest possible win for the side to move
-MIN_SCORE = -(SIZE // 2) + 3  # -18
+#: Score convention of the perfect solvers (Pons's, generalised): a win with the winner's
+#: k-th own disc scores ``HALF + 1 - k`` (22 - k on 7x6), a draw 0.
+HALF = (SIZE + 1) // 2
+MAX_SCORE = HALF - 3  # 18 on 7x6: the earliest possible win (the 4th disc)
+MIN_SCORE = -(SIZE // 2) + 3  # -18 on 7x6: the second player's earliest win
 
-COLUMN_NAMES = "abcdefg"
+COLUMN_NAMES = "abcdefghijklmnop"[:WIDTH]
+#: Allis's zugzwang rules (claimeven, the odd threat) pair each odd-row square with the
+#: even-row square above it: sound only when every column has an even height.
+ZUGZWANG_RULES = HEIGHT % 2 == 0
+
+
+def win_score(ply: int) -> int:
+    """Score of winning with the disc played at ``ply`` (0: the first disc)."""
+    return HALF - ply // 2
+
+
+def configure_numba_cache() -> None:
+    """Give each board size but 7x6 its own numba cache directory.
+
+    numba's cache index does not notice changed global constants, so kernels compiled for
+    one size must never be loaded for another: 7x6 keeps numba's usual place (or the
+    user's ``NUMBA_CACHE_DIR``), any other size uses a ``size-WxH`` directory under the
+    user's ``NUMBA_CACHE_DIR`` if set, else under the engine's ``__pycache__``. Child
+    processes of another size find the user's setting in ``C4TUI_NUMBA_ORIG``. Must run
+    before the first kernel module is imported (the engine package does it on import).
+    """
+    orig = os.environ.get(_ORIG_ENV)
+    if orig is None:
+        if IS_DEFAULT:
+            return  # nothing was changed: numba's own setting stands
+        orig = os.environ.get("NUMBA_CACHE_DIR", "")
+        os.environ[_ORIG_ENV] = orig
+    if IS_DEFAULT:
+        cache_dir = orig
+    else:
+        base = orig or os.path.join(os.path.dirname(os.path.abspath(__file__)), "__pycache__")
+        cache_dir = os.path.join(base, f"size-{NAME}")
+    if cache_dir:
+        os.environ["NUMBA_CACHE_DIR"] = cache_dir
+    else:
+        os.environ.pop("NUMBA_CACHE_DIR", None)
+    config = getattr(sys.modules.get("numba"), "config", None)
+    if config is not None:  # numba imported already: its config was read, set it too
+        config.CACHE_DIR = cache_dir
+
+
+_ORIG_ENV = "C4TUI_NUMBA_ORIG"
 
 
 def bottom_bit(col: int) -> int:
@@ -41,15 +137,16 @@ def column_bits(col: int) -> int:
 
 
 def square_bit(col: int, row: int) -> int:
-    """Bit of the square in column ``col`` (0-6) and row ``row`` (0-5, bottom first)."""
+    """Bit of the square in column ``col`` (0 .. WIDTH-1) and row ``row`` (0 .. HEIGHT-1,
+    bottom first)."""
     return 1 << (col * H1 + row)
 
 
 BOTTOM = sum(bottom_bit(c) for c in range(WIDTH))
 BOARD = BOTTOM * ((1 << HEIGHT) - 1)
-#: Squares in odd rows (rows 1, 3, 5 counted from 1 at the bottom) and even rows.
-ODD_ROWS = BOTTOM * 0b010101
-EVEN_ROWS = BOTTOM * 0b101010
+#: Squares in odd rows (rows 1, 3, 5 ... counted from 1 at the bottom) and even rows.
+ODD_ROWS = BOTTOM * sum(1 << r for r in range(0, HEIGHT, 2))
+EVEN_ROWS = BOTTOM * sum(1 << r for r in range(1, HEIGHT, 2))
 
 #: Column order from the centre outwards: the usual first guess for move ordering.
 CENTER_ORDER = tuple(WIDTH // 2 + (1 - 2 * (i % 2)) * ((i + 1) // 2) for i in range(WIDTH))
@@ -80,5 +177,6 @@ def _square_values() -> list[list[int]]:
     return vals
 
 
-#: ``SQUARE_VALUES[col][row]``: 3 4 5 7 5 4 3 on the bottom row, 5 8 11 13 11 8 5 in the middle.
+#: ``SQUARE_VALUES[col][row]``; on 7x6: 3 4 5 7 5 4 3 on the bottom row, 5 8 11 13 11 8 5 in
+#: the middle.
 SQUARE_VALUES = _square_values()

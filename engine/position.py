@@ -5,9 +5,10 @@ A :class:`Position` is a small pure-Python object (the numba kernels take its tw
 
 Notations:
 
-* digit strings, the perfect solvers' convention: ``"4453"`` (columns 1-7, first move first);
-* algebraic squares, MILTON's: ``"d1 d2 e1 c1"`` (column a-g, then the row 1-6 the disc
-  lands on).
+* digit strings, the perfect solvers' convention: ``"4453"`` (columns 1-7 on 7x6, first
+  move first; boards of 10 to 12 columns write columns 10-12 as ``A``-``C``);
+* algebraic squares, MILTON's: ``"d1 d2 e1 c1"`` (column a-g on 7x6, then the row 1-6 the
+  disc lands on).
 
 Illegal input raises :class:`IllegalMoveError` (a ``ValueError``) whose message says what
 and where, e.g. ``move 5 (d): column d is full``.
@@ -83,6 +84,13 @@ def square_name(col: int, row: int) -> str:
     return f"{COLUMN_NAMES[col]}{row + 1}"
 
 
+#: The characters of the digit notation, one per column: 1-9, then A-C (10-12 columns).
+MOVE_CHARS = "123456789ABC"[:WIDTH]
+#: How the notations' columns and squares read in messages: "1-7", "a1-g6" on 7x6.
+COLUMN_RANGE = f"1-{MOVE_CHARS[-1]}"
+SQUARE_RANGE = f"a1-{COLUMN_NAMES[-1]}{HEIGHT}"
+
+
 class Position:
     """A Connect Four position reached from the empty board by a list of moves.
 
@@ -101,21 +109,23 @@ class Position:
     # ----------------------------------------------------------------- construction
     @classmethod
     def from_moves(cls, moves: str | Iterable[int]) -> Position:
-        """Build from a digit string (``"4453"``, columns 1-7) or 1-based column numbers."""
+        """Build from a digit string (``"4453"``, columns 1-7 on 7x6, see :data:`MOVE_CHARS`)
+        or 1-based column numbers."""
         pos = cls()
         if isinstance(moves, str):
             text = moves.strip()
             for i, ch in enumerate(text):
-                if ch not in "1234567":
+                if ch not in MOVE_CHARS:
                     raise IllegalMoveError(
-                        f"character {i + 1} {ch!r}: not a column (expected 1-7)"
+                        f"character {i + 1} {ch!r}: not a column (expected {COLUMN_RANGE})"
                     )
-            cols = [int(ch) for ch in text]
+            cols = [MOVE_CHARS.index(ch) + 1 for ch in text]
         else:
             cols = list(moves)
         for i, c in enumerate(cols):
             if not isinstance(c, int) or not 1 <= c <= WIDTH:
-                raise IllegalMoveError(f"move {i + 1}: {c!r} is not a column (expected 1-7)")
+                raise IllegalMoveError(
+                    f"move {i + 1}: {c!r} is not a column (expected 1-{WIDTH})")
             pos._play_checked(c - 1, i + 1)
         return pos
 
@@ -132,10 +142,12 @@ class Position:
                 continue  # a move number
             n += 1
             tok = token.lower()
-            if len(tok) != 2 or tok[0] not in COLUMN_NAMES or tok[1] not in "123456":
-                raise IllegalMoveError(f"move {n} {token!r}: not a square (expected a1-g6)")
+            if (len(tok) < 2 or tok[0] not in COLUMN_NAMES or not tok[1:].isdigit()
+                    or not 1 <= int(tok[1:]) <= HEIGHT):
+                raise IllegalMoveError(
+                    f"move {n} {token!r}: not a square (expected {SQUARE_RANGE})")
             col = COLUMN_NAMES.index(tok[0])
-            row = int(tok[1]) - 1
+            row = int(tok[1:]) - 1
             if pos.can_play(col) and pos.height(col) != row:
                 raise IllegalMoveError(
                     f"move {n} {token!r}: a disc in column {tok[0]} lands on "
@@ -148,7 +160,7 @@ class Position:
     def parse(cls, text: str) -> Position:
         """Parse either notation; an empty string is the empty board."""
         stripped = text.strip()
-        if not stripped or all(ch in "1234567" for ch in stripped):
+        if not stripped or all(ch in MOVE_CHARS for ch in stripped):
             return cls.from_moves(stripped)
         if any(ch.isalpha() for ch in stripped):
             return cls.from_algebraic(stripped)
@@ -238,7 +250,7 @@ class Position:
         return _four_squares(self.stones(self._winner))
 
     def key(self) -> int:
-        """Unique 49-bit key of the position (``current + mask``)."""
+        """Unique key of the position (``current + mask``; 49 bits on 7x6)."""
         return self.current + self.mask
 
     def mirror(self) -> Position:
@@ -255,7 +267,7 @@ class Position:
     # -------------------------------------------------------------------- notations
     def digits(self) -> str:
         """The move sequence as a digit string (``"4453"``)."""
-        return "".join(str(c + 1) for c in self.history)
+        return "".join(MOVE_CHARS[c] for c in self.history)
 
     def algebraic(self) -> str:
         """The move sequence as algebraic squares (``"d1 d2 e1 c1"``)."""
@@ -294,7 +306,8 @@ class Position:
     def _play_checked(self, col: int, move_no: int) -> None:
         where = f"move {move_no}"
         if not 0 <= col < WIDTH:
-            raise IllegalMoveError(f"{where}: {col + 1} is not a column (expected 1-7)")
+            raise IllegalMoveError(
+                f"{where}: {col + 1} is not a column (expected 1-{WIDTH})")
         name = f"{where} ({COLUMN_NAMES[col]})"
         if self._winner is not None:
             raise IllegalMoveError(

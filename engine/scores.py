@@ -1,12 +1,14 @@
 """The score convention of the perfect solvers, and its plain-language reading.
 
 0 is a draw; a positive score means the side to move wins; if the winner completes the four
-with its k-th own disc, the score is ``22 - k`` (so the empty board scores +1).
+with its k-th own disc, the score is ``floor((W*H + 1) / 2) + 1 - k`` (``22 - k`` on 7x6,
+so the empty board scores +1 there).
 """
 
 from __future__ import annotations
 
-from .geometry import SIZE
+from .geometry import HALF
+from .geometry import win_score as win_score
 
 FULL_COLUMN = -1000  #: the reference solver's marker for a column that cannot be played
 
@@ -14,9 +16,9 @@ FULL_COLUMN = -1000  #: the reference solver's marker for a column that cannot b
 def moves_to_end(score: int, ply: int) -> int:
     """Moves of the winner still to be played, counting the winning one (0 for a draw)."""
     if score > 0:
-        return (SIZE // 2 + 1 - score) - ply // 2
+        return (HALF + 1 - score) - ply // 2
     if score < 0:
-        return (SIZE // 2 + 1 + score) - (ply + 1) // 2
+        return (HALF + 1 + score) - (ply + 1) // 2
     return 0
 
 
@@ -31,8 +33,3 @@ def describe(score: int | None, ply: int) -> str:
         return "draw"
     n = moves_to_end(score, ply)
     return f"win in {n}" if score > 0 else f"loss in {n}"
-
-
-def win_score(ply: int) -> int:
-    """Score of winning with the move about to be played at ``ply``."""
-    return (SIZE + 1 - ply) // 2

@@ -18,7 +18,7 @@ import math
 from dataclasses import dataclass, field
 from enum import Enum
 
-from .geometry import SIZE
+from .geometry import MAX_SCORE, SIZE
 from .position import PLAYER_NAMES, Position
 from .scores import moves_to_end
 
@@ -116,7 +116,7 @@ class Band(str, Enum):
 @dataclass(frozen=True)
 class Score:
     """A score from the side to move's point of view, with its band (python-chess's
-    ``PovScore``). ``value``: for EXACT and RECOGNIZED the solvers' convention (``22 - k``
+    ``PovScore``). ``value``: for EXACT and RECOGNIZED the solvers' convention (``22 - k`` on 7x6
     for a win with the k-th own disc, see ``c4tui.engine.scores``), for HEURISTIC MILTON's
     evaluation."""
 
@@ -173,7 +173,7 @@ class Score:
         if self.band is Band.HEURISTIC:
             mag = 0.2
         else:
-            mag = 0.35 + 0.65 * min(1.0, abs(self.value) / 18)
+            mag = 0.35 + 0.65 * min(1.0, abs(self.value) / MAX_SCORE)
         v = mag if self.value > 0 else -mag
         return v if pos.to_move == 0 else -v
 

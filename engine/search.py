@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from .analysis_eval import INF, REAL_MIN, REC, REC_MIN, WIN
 from .analysis_tt import ZOBRIST
-from .geometry import H1, SIZE
+from .geometry import H1, win_score
 from .position import Position
 from .seam import (
     Band,
@@ -94,7 +94,7 @@ def classify(value: int, exact_iteration: bool) -> tuple[int, Band]:
                 raise AssertionError(f"full-depth value {value} is not exact")
             return 0, Band.EXACT
         return value, Band.HEURISTIC
-    score = sign * (SIZE // 2 + 1 - (n_end + 1) // 2)
+    score = sign * win_score(n_end - 1)  # the winning disc was played at ply n_end - 1
     # Before full depth a proven result's distance is only the best found so far: a
     # quiescence-extended line can reach a slow win while a quicker one lies beyond the
     # horizon of a quiet line.

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import random
 import threading
 import time
 from dataclasses import dataclass
@@ -14,7 +15,7 @@ import numpy as np
 
 from . import solver_kernel as K
 from .booklink import BookLike, book_args
-from .geometry import WIDTH, column_bits
+from .geometry import IS_DEFAULT, SIZE, WIDTH, column_bits
 from .mem import address
 from .position import Position
 from .scores import win_score
@@ -410,4 +411,21 @@ def _check_open(pos: Position) -> None:
 
 def _warmup() -> None:
     """Run the kernels once (loads them from numba's cache or compiles them)."""
-    Solver(hash_mb=1, book=None).solve(Position.from_moves("2252576253462244111563365343671351441"))
+    Solver(hash_mb=1, book=None).solve(warmup_position())
+
+
+def warmup_position() -> Position:
+    """A position with a few empty squares left, quick to solve on the process's size."""
+    if IS_DEFAULT:
+        return Position.from_moves("2252576253462244111563365343671351441")
+    # A fixed pseudo-random game that avoids completing a four, stopped 6 squares short.
+    rng = random.Random(SIZE)
+    while True:
+        pos = Position()
+        while pos.ply < SIZE - 6:
+            moves = [c for c in pos.legal_moves() if not pos.is_winning_move(c)]
+            if not moves:
+                break
+            pos.play(rng.choice(moves))
+        if pos.ply == SIZE - 6 and not pos.is_over:
+            return pos

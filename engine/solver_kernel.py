@@ -43,7 +43,17 @@ from .bitboard import (
     winning_squares,
 )
 from .book_probe import BOOK_MISS, book_probe
-from .geometry import CENTER_ORDER, COLUMN_MASKS, SIZE, U_EVEN_ROWS, U_ODD_ROWS, WIDTH
+from .geometry import (
+    CENTER_ORDER,
+    COLUMN_MASKS,
+    HALF,
+    HEIGHT,
+    SIZE,
+    U_EVEN_ROWS,
+    U_ODD_ROWS,
+    WIDTH,
+    ZUGZWANG_RULES,
+)
 from .mem import load_i64, load_i64p, store_i64, store_i64p
 from .tt import entry_lower, entry_move, entry_upper, tt_prefetch, tt_probe, tt_store
 
@@ -61,13 +71,13 @@ CTX_ROOT = 10
 CTX_INTERIOR = 11
 CTX_LIMIT = 12
 CTX_SIZE = 16
-SCRATCH_PER_PLY = 8
+SCRATCH_PER_PLY = WIDTH + 1  # a move score per column, then CUT_SLOT
 NO_BOUND = 31  # |bound| meaning "no bound known"
-CUT_SLOT = 7  # scratch slot of each ply: the move that last failed high there
+CUT_SLOT = WIDTH  # scratch slot of each ply: the move that last failed high there
 
 #: Below this many discs a node first probes its children's entries (enhanced
 #: transposition cutoffs); deeper the probes cost more than they save.
-ETC_PLIES = 36
+ETC_PLIES = SIZE - 6  # 36 on 7x6
 #: Helper threads vary their move order this many plies below the root.
 VARY_PLIES = 12
 #: Mirror images share an entry below this many discs (deeper, symmetric pairs are rare
@@ -79,6 +89,12 @@ SCRATCH_SIZE = (SIZE + 2) * SCRATCH_PER_PLY
 _ORDER = np.array(CENTER_ORDER, dtype=np.int64)
 _RANK = np.array([CENTER_ORDER.index(c) for c in range(WIDTH)], dtype=np.int64)
 _COLS = COLUMN_MASKS
+
+
+@njit(inline="always", nogil=True, cache=True)
+def _win_at(ply):
+    """Score of a win with the disc played at ``ply`` (see :mod:`.scores`)."""
+    return HALF - ply // 2
 
 
 @njit(inline="always", nogil=True, cache=True)
@@ -136,10 +152,8 @@ def _safe_moves(poss, opp_win):
 def _above(g):
     """The squares above the lowest square of ``g`` in each column."""
     up = (g << U1) & UBOARD
-    up |= (up << U1) & UBOARD
-    up |= (up << U1) & UBOARD
-    up |= (up << U1) & UBOARD
-    up |= (up << U1) & UBOARD
+    for _ in range(HEIGHT - 2):  # unrolled: HEIGHT is a compile-time constant
+        up |= (up << U1) & UBOARD
     return up
 
 
@@ -338,19 +352,19 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
     opp_win = winning_squares(cur ^ mask, mask)
     forced = poss & opp_win
     if (forced & (forced - U1)) != U0:
-        return -((SIZE - moves) // 2)  # two threats to parry: lost
+        return -_win_at(moves + 1)  # two threats to parry: lost
     nonlosing = _safe_moves(poss, opp_win)
     if nonlosing == U0:
-        return -((SIZE - moves) // 2)
+        return -_win_at(moves + 1)
     if moves >= SIZE - 2:
         return 0
 
-    lo = -((SIZE - 2 - moves) // 2)  # the opponent cannot win with its next move
+    lo = -_win_at(moves + 3)  # the opponent cannot win with its next move
     if alpha < lo:
         alpha = lo
         if alpha >= beta:
             return alpha
-    hi = (SIZE - 1 - moves) // 2  # we cannot win with this move
+    hi = _win_at(moves + 2)  # we cannot win with this move
     if beta > hi:
         beta = hi
         if alpha >= beta:
@@ -368,8 +382,11 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
             return alpha
 
     # Claimeven (Allis): Black answering in the same column bounds both sides' scores.
+    # (Only with an even HEIGHT, a compile-time constant: numba drops the dead branch.)
     odd = poss & U_EVEN_ROWS  # next squares of the columns of odd height
-    if moves & 1 == 0:
+    if not ZUGZWANG_RULES:
+        pass
+    elif moves & 1 == 0:
         if beta > -1:
             ub = _claimeven_white(cur, cur ^ mask, free, odd, _white_odd(free, opp_win, odd))
             if ub < beta:
@@ -480,7 +497,7 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
                 # Further helpers also put one move first at each of these plies: their
                 # own pseudo-random paths through the tree.
                 r = (vary * 2654435761) >> (3 * d)
-                pick = np.int64(r % 7)
+                pick = np.int64(r % WIDTH)
     for i in range(WIDTH):
         mv = nonlosing & _COLS[_ORDER[i]]
         if mv != U0:
@@ -597,15 +614,15 @@ def solve_root(cur, mask, moves, lo0, need_move, tt, bits, scratch, ctx, bk, bs,
     poss = possible(mask)
     win = winning_squares(cur, mask) & poss
     if win != U0:
-        return (SIZE + 1 - moves) // 2, column_of(_low_bit(win))
+        return _win_at(moves), column_of(_low_bit(win))
     store_i64p(ctx, CTX_ROOT, moves)
     if bp != 0:
         b = book_probe(bk, bs, bn, bp, cur, mask, moves)
         if b != BOOK_MISS:  # the book stores no move: one is searched for if needed
             return b, _move_for_score(cur, mask, moves, b, tt, bits, scratch, ctx, bk, bs, bn,
                                       bp) if need_move else -1
-    lo = -((SIZE - moves) // 2)
-    hi = (SIZE + 1 - moves) // 2
+    lo = -_win_at(moves + 1)
+    hi = _win_at(moves)
     hinted_lo = lo0 > lo
     lo = max(lo, lo0)
     best = -1

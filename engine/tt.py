@@ -1,21 +1,23 @@
 """Transposition table of the exact solver: one 64-bit word per entry, verified keys.
 
-Entry layout (``uint64``)::
+Entry layout (``uint64``; on 7x6, where a move takes 3 bits)::
 
     bits  0-5   lower bound + 32      (0 only in an empty slot)
     bits  6-11  upper bound + 32
-    bits 12-14  best move + 1         (0: none)
+    bits 12-14  best move + 1         (0: none; MOVE_BITS wide, 4 from 8 columns on)
     bits 15-19  log2 of the work done (nodes) below the entry, for replacement
     bits 20-63  check: the part of the key the index does not give
 
-Keys are the unique 49-bit ``current + mask`` (the solver passes the smaller of a position's
-key and its mirror image's, so that mirror images share entries). The index comes from a
-bijective mix of the key (multiplication by an odd constant modulo 2**49): its top
-``bits - 1`` bits pick a bucket of two adjacent words (one cache line) and the remaining
-``50 - bits`` bits are stored as the check. Bucket and check together determine the key, so
-a hit is never false, and a whole entry is one aligned word, so a table shared between
-threads never shows a torn entry. Every entry is a sound pair of bounds for its key whoever
-wrote it, so a lost race loses information, never correctness.
+Keys are the unique ``current + mask`` of ``KEY_BITS = WIDTH * (HEIGHT + 1)`` bits (49 on
+7x6; the solver passes the smaller of a position's key and its mirror image's, so that
+mirror images share entries). The index comes from a bijective mix of the key
+(multiplication by an odd constant modulo 2**KEY_BITS): its top ``bits - 1`` bits pick a
+bucket of two adjacent words (one cache line) and the remaining ``KEY_BITS + 1 - bits`` bits
+are stored as the check (so a table has at least ``KEY_BITS + 1 - 64 + CHECK_SHIFT`` bits:
+larger boards need a larger minimum table, see ``MIN_BITS``). Bucket and check together
+determine the key, so a hit is never false, and a whole entry is one aligned word, so a
+table shared between threads never shows a torn entry. Every entry is a sound pair of
+bounds for its key whoever wrote it, so a lost race loses information, never correctness.
 
 The first word of a bucket keeps the entry that cost most work (log2 of the nodes below it),
 the second takes everything else (always replaced): expensive results near the root survive
@@ -27,21 +29,25 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .geometry import H1, WIDTH
 from .mem import address, load_u64, prefetch, store_u64
 
-KEY_BITS = 49
+KEY_BITS = WIDTH * H1  # 49 on 7x6
+MOVE_BITS = WIDTH.bit_length()  # best move + 1: 3 bits up to 7 columns
+CHECK_SHIFT = 12 + MOVE_BITS + 5  # 20 on 7x6
 _MIX = np.uint64(0x9E3779B97F4A7C15 & ((1 << KEY_BITS) - 1) | 1)
 _KEY_MASK = np.uint64((1 << KEY_BITS) - 1)
 U0 = np.uint64(0)
 _B6 = np.uint64(0x3F)
 _S6 = np.uint64(6)
 _S12 = np.uint64(12)
-_S15 = np.uint64(15)
-_S20 = np.uint64(20)
-_B3 = np.uint64(7)
+_S15 = np.uint64(12 + MOVE_BITS)
+_S20 = np.uint64(CHECK_SHIFT)
+_B3 = np.uint64((1 << MOVE_BITS) - 1)
 _B5 = np.uint64(31)
 OFFSET = 32
-MIN_BITS = 10
+#: The smallest table: the check (KEY_BITS + 1 - bits bits) must fit above CHECK_SHIFT.
+MIN_BITS = max(10, KEY_BITS + 1 - 64 + CHECK_SHIFT)
 MAX_BITS = 32
 
 

@@ -22,7 +22,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widget import Widget
 
-from c4tui.engine.geometry import WIDTH
+from c4tui.engine.geometry import IS_DEFAULT, NAME, WIDTH
 from c4tui.engine.position import PLAYER_NAMES, IllegalMoveError, Position
 from c4tui.gamefile.tree import Node
 from c4tui.review import BLUNDER, MISTAKE, GameReview, result_words
@@ -53,6 +53,7 @@ from .widgets import (
     StatusLine,
     ThreatPanel,
 )
+from .widgets.board import KEY_COLUMNS, board_box, terminal_needed
 
 W = TypeVar("W", bound=Widget)
 
@@ -64,7 +65,8 @@ class C4App(SearchActions, FileActions, PlayActions, PreviewActions, TreeActions
     TITLE = "c4tui"
 
     BINDINGS = [
-        *[Binding(str(c + 1), f"play({c})", f"play {c + 1}", show=False) for c in range(WIDTH)],
+        *[Binding(str(c + 1), f"play({c})", f"play {c + 1}", show=False)
+          for c in range(KEY_COLUMNS)],
         Binding("left", "cursor(-1)", "cursor left", show=False),
         Binding("right", "cursor(1)", "cursor right", show=False),
         Binding("enter", "play_cursor", "play cursor column", show=False),
@@ -124,6 +126,7 @@ class C4App(SearchActions, FileActions, PlayActions, PreviewActions, TreeActions
         self._review_told = 0  # the serial of the last review whose end was said
         self.last_message = ""
         self.last_error = ""
+        self._said_small = False  #: the board-too-large warning is showing
         self._watch = TerminalWatch(self._terminal_gone)
 
     @property
@@ -157,6 +160,7 @@ class C4App(SearchActions, FileActions, PlayActions, PreviewActions, TreeActions
         self.query_one("#threat-info").display = False
         self.query_one("#path").display = False
         self.query_one("#board").focus()
+        self._fit_board(False)
         self.show(moved=True)
         # load the engine after the first frame: its imports compete for the GIL
         self.call_after_refresh(self.bridge.start)
@@ -172,6 +176,26 @@ class C4App(SearchActions, FileActions, PlayActions, PreviewActions, TreeActions
         if board.big != big:
             board.big = big
             self.screen_stack[0].set_class(big, "-big")
+            self._fit_board(big)
+        self._say_if_too_small(event.size.width, event.size.height)
+
+    def _fit_board(self, big: bool) -> None:
+        """Boards of other sizes than 7x6 (app.tcss's) get a box that fits them."""
+        if IS_DEFAULT:
+            return
+        width, height = board_box(big)
+        self._main(BoardView).styles.width = width
+        self.query_one("#top").styles.height = height
+
+    def _say_if_too_small(self, width: int, height: int) -> None:
+        """A board of another size than 7x6 too large for the terminal says so (once per
+        change; the 7x6 layout is made for 80x24)."""
+        need_w, need_h = terminal_needed()
+        small = not IS_DEFAULT and (width < need_w or height < need_h)
+        if small and not self._said_small:
+            self.notify(f"the {NAME} board needs a terminal of at least {need_w}x{need_h} "
+                        f"(this one is {width}x{height})", severity="warning", timeout=8)
+        self._said_small = small
 
     def on_unmount(self) -> None:
         self._watch.stop()

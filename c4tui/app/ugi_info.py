@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from c4tui.engine.geometry import COLUMN_NAMES, SIZE
-from c4tui.engine.position import Position
+from c4tui.engine.geometry import COLUMN_NAMES, HALF, SIZE
+from c4tui.engine.position import SQUARE_RANGE, Position
 from c4tui.engine.seam import Band, Score
 
 #: Keys followed by one whole number: kept, and read but not used.
@@ -26,7 +26,7 @@ REST_KEYS = frozenset({"pv", "string", "refutation", "currline"})
 KNOWN_WORDS = frozenset({"info", "bestmove", "readyok", "ugiok", "uciok", "id", "option",
                          "response", "copyprotection", "registration"})
 #: Half the board plus one: the solvers' score of a win with the first own disc at ply 0.
-_WIN_BASE = SIZE // 2 + 1
+_WIN_BASE = HALF + 1
 
 
 class InfoError(ValueError):
@@ -115,7 +115,7 @@ def square_column(pos: Position, word: str) -> int:
     column letter (``d``). :class:`InfoError` if it is not a legal move there."""
     w = word.strip().lower()
     if not w or w[0] not in COLUMN_NAMES or (len(w) > 1 and not w[1:].isdigit()):
-        raise InfoError(f"move {shorten(word, 12)!r} is not a square (a1-g6)")
+        raise InfoError(f"move {shorten(word, 12)!r} is not a square ({SQUARE_RANGE})")
     col = COLUMN_NAMES.index(w[0])
     if pos.is_over or not pos.can_play(col):
         raise InfoError(f"move {w!r}: column {w[0]} cannot be played")

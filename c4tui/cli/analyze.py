@@ -17,6 +17,7 @@ import typer
 
 from . import options
 from .errors import FAILURE, fail
+from .size import SIZE_OPTION, check_size
 
 
 def read_moves(moves: str | None) -> str:
@@ -159,6 +160,7 @@ def analyze(
                              "value of the same parity (not MILTON's).")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per line.")] = False,
+    size: SIZE_OPTION = None,
 ) -> None:
     """Run MILTON's iterative-deepening analysis on a position.
 
@@ -169,6 +171,7 @@ def analyze(
     from c4tui.engine.position import IllegalMoveError, Position
     from c4tui.engine.search import SearchOptions
 
+    check_size(size, "analyze")
     try:
         pos = Position.parse(read_moves(moves))
     except IllegalMoveError as e:

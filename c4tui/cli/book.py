@@ -12,6 +12,7 @@ from rich.console import Console
 from . import options
 from .books import prepare_books
 from .errors import FAILURE, fail
+from .size import SIZE_OPTION, check_size
 
 book_app = typer.Typer(
     help="The opening book: exact scores of every early position.",
@@ -21,6 +22,17 @@ book_app = typer.Typer(
 
 _out = Console(soft_wrap=True)
 _err = Console(stderr=True, soft_wrap=True)
+
+
+@book_app.callback()
+def _book_options(ctx: typer.Context, size: SIZE_OPTION = None) -> None:
+    """The opening book: exact scores of every early position."""
+    from c4tui.engine import geometry
+
+    check_size(size, "book")
+    if not geometry.IS_DEFAULT and ctx.invoked_subcommand != "info":
+        fail(f"book {ctx.invoked_subcommand}: the opening books are 7x6 only "
+             f"(this is {geometry.NAME})")
 
 
 def register(app: typer.Typer) -> None:

@@ -18,6 +18,7 @@ from c4tui.ugi import command as engine_command
 
 from . import analyze, bench, book, games, review, selfplay, solve
 from . import open as open_command
+from .size import apply_size_argument
 
 app = typer.Typer(
     add_completion=False,
@@ -61,7 +62,7 @@ def _command_names() -> set[str]:
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point: dispatch to a command, or open the app (the ``open`` command)."""
-    args = list(sys.argv[1:] if argv is None else argv)
+    args = apply_size_argument(list(sys.argv[1:] if argv is None else argv))
     if not args or (args[0] not in _command_names()
                     and args[0] not in ("-h", "--help", "-V", "--version")):
         args = ["open", *args]

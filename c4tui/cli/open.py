@@ -12,6 +12,7 @@ import typer
 
 from . import options
 from .errors import fail
+from .size import SIZE_OPTION, check_size
 
 if TYPE_CHECKING:
     from c4tui.gamefile import Game
@@ -91,8 +92,10 @@ def open_workstation(
         bool, typer.Option("--hints", help="With --play: show the hints (move values, "
                            "verdicts, graph, log) from the start; h toggles them.")
     ] = False,
+    size: SIZE_OPTION = None,
 ) -> None:
     """Open the analysis workstation on a position, a move sequence or a game file."""
+    check_size(size, "open")
     limit = options.nodes(nodes)
     hash_mb = options.hash_mb(hash_text)
     argv = external_command(engine_cmd)

@@ -9,6 +9,7 @@ import typer
 
 from . import options
 from .errors import FAILURE, USAGE, fail
+from .size import SIZE_OPTION, check_size
 
 
 def build_solver(hash_mb: int | None, book: bool, threads: int):
@@ -34,7 +35,8 @@ def build_solver(hash_mb: int | None, book: bool, threads: int):
 def solve(
     moves: Annotated[
         list[str] | None,
-        typer.Argument(help="Positions as digit strings (columns 1-7); none: read stdin."),
+        typer.Argument(help="Positions as digit strings (columns 1-7 on 7x6); none: read "
+                       "stdin."),
     ] = None,
     analyze: Annotated[
         bool, typer.Option("--analyze", "-a", help="Print the score of each column (-1000: full).")
@@ -61,14 +63,19 @@ def solve(
                            "overwrite rates, first-move cutoff rate and per-thread speed "
                            "(to stderr).")
     ] = False,
+    size: SIZE_OPTION = None,
 ) -> None:
     """Solve positions exactly: one line "<moves> <score>" per position, as Pons's solver.
 
-    Positions are digit strings (columns 1-7) as arguments, or one per line on stdin. A
-    line that is not a position is reported on stderr and skipped (exit status 2).
+    Positions are digit strings (columns 1-7 on 7x6) as arguments, or one per line on
+    stdin. A line that is not a position is reported on stderr and skipped (exit status 2).
+    Scores: a win with the winner's k-th disc scores floor((W*H + 1) / 2) + 1 - k (22 - k
+    on 7x6), a draw 0. Other sizes than 7x6 (--size) have no book.
     """
     from c4tui.engine.position import Position
     from c4tui.engine.scores import FULL_COLUMN
+
+    check_size(size, "solve")
 
     hash_mb = options.hash_mb(hash_text)
     threads = options.threads(threads)

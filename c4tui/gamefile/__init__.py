@@ -11,12 +11,15 @@ Three formats are read, whichever a file holds:
       [Date "2026.11.22"]
       [White "?"]
       [Black "?"]
+      [Size "7x6"]
       [Result "*"]
 
       1. d1 {the centre} d2 2. e1 (2. c1 c2 3. d3) 2... c1 *
 
   Headers are ``[Name "value"]`` lines (any names; ``Result`` is checked against the main
-  line). Lines starting with ``#`` or ``;`` are comments. The move text is algebraic with
+  line, ``Size``, the board's columns x rows, against the size c4tui runs: a file with
+  headers but without ``Size`` is 7x6; bare move text is played on the size c4tui runs).
+  Lines starting with ``#`` or ``;`` are comments. The move text is algebraic with
   optional move numbers (digit strings are accepted too), may hold variations ``( … )``
   and comments ``{ … }`` after a move, and may end with the result (``1-0`` White won,
   ``0-1`` Black won, ``1/2-1/2`` draw, ``*`` unfinished).

@@ -6,6 +6,7 @@ import datetime as _dt
 import re
 from dataclasses import dataclass, field
 
+from c4tui.engine import geometry
 from c4tui.engine.position import Position
 
 from .movetext import RESULTS, MoveTextError, MoveTextReader, format_movetext
@@ -77,6 +78,7 @@ def format_game(game: Game) -> str:
         "Black": "?",
     }
     headers.update(game.headers)
+    headers["Size"] = geometry.NAME
     headers["Result"] = result_of(game.position)
     lines = ["# c4tui game file"]
     lines += [f'[{k} "{_quote(v)}"]' for k, v in headers.items()]
@@ -90,6 +92,7 @@ def parse_game(text: str, source: str = "<text>") -> Game:
     headers: dict[str, str] = {}
     reader = MoveTextReader()
     text = text.removeprefix("\ufeff")  # a byte-order mark (load_game drops it too)
+    sized = False  # the Size header is checked before the first move is played
     try:
         for n, raw in enumerate(text.splitlines(), start=1):
             line = raw.strip()
@@ -108,7 +111,12 @@ def parse_game(text: str, source: str = "<text>") -> Game:
                     )
                 headers[m.group(1)] = _unquote(m.group(2))
                 continue
+            if not sized:
+                _check_size(headers, source)
+                sized = True
             reader.feed(n, raw)
+        if not sized:
+            _check_size(headers, source)
         tree, pos, result_token = reader.finish()
     except MoveTextError as exc:
         raise GameFileError(f"{source}: {exc.where()}: {exc}") from None
@@ -125,6 +133,23 @@ def parse_game(text: str, source: str = "<text>") -> Game:
                 f"{source}: {what} {claimed!r} does not match the moves (they give {actual!r})"
             )
     return Game(pos, headers, tree)
+
+
+def _check_size(headers: dict[str, str], source: str) -> None:
+    """A game file's ``Size`` header (none: 7x6) must be the size c4tui runs; bare move
+    text (no headers at all) is played on that size."""
+    if not headers:
+        return
+    text = headers.get("Size")
+    try:
+        size = geometry.parse_size(text) if text is not None else (
+            geometry.DEFAULT_WIDTH, geometry.DEFAULT_HEIGHT)
+    except geometry.BoardSizeError as exc:
+        raise GameFileError(f"{source}: Size header: {exc}") from None
+    if size != (geometry.WIDTH, geometry.HEIGHT):
+        name = geometry.size_name(*size)
+        raise GameFileError(f"{source}: a {name} game{'' if text else ' (no Size header)'}, "
+                            f"but c4tui runs {geometry.NAME} (open it with --size {name})")
 
 
 def _clip(text: str, width: int = 40) -> str:

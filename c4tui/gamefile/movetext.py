@@ -17,8 +17,15 @@ import re
 import textwrap
 from dataclasses import dataclass
 
-from c4tui.engine.geometry import COLUMN_NAMES
-from c4tui.engine.position import IllegalMoveError, Position, square_name
+from c4tui.engine.geometry import COLUMN_NAMES, HEIGHT
+from c4tui.engine.position import (
+    COLUMN_RANGE,
+    MOVE_CHARS,
+    SQUARE_RANGE,
+    IllegalMoveError,
+    Position,
+    square_name,
+)
 
 from .tree import Node, Path, clean_comment, walk
 
@@ -185,20 +192,21 @@ class _Builder:
         if self.digits:
             for ch in tok.text:
                 self.chars += 1
-                if ch not in "1234567":
+                if ch not in MOVE_CHARS:
                     raise MoveTextError(tok.line, f"character {self.chars} {ch!r}: "
-                                        "not a column (expected 1-7)")
-                self._play(int(ch) - 1, tok.line)
+                                        f"not a column (expected {COLUMN_RANGE})")
+                self._play(MOVE_CHARS.index(ch), tok.line)
             return
         for word in tok.text.split(","):
             if not word or word.rstrip(".…").isdigit():
                 continue  # a move number: 1. or 2... (not checked)
             low = word.lower()
             where = f"move {self.pos.ply + 1} {word!r}"
-            if len(low) != 2 or low[0] not in COLUMN_NAMES or low[1] not in "123456":
-                raise MoveTextError(tok.line, f"{where}: not a square (expected a1-g6)")
+            if (len(low) < 2 or low[0] not in COLUMN_NAMES or not low[1:].isdigit()
+                    or not 1 <= int(low[1:]) <= HEIGHT):
+                raise MoveTextError(tok.line, f"{where}: not a square (expected {SQUARE_RANGE})")
             col = COLUMN_NAMES.index(low[0])
-            if self.pos.can_play(col) and self.pos.height(col) != int(low[1]) - 1:
+            if self.pos.can_play(col) and self.pos.height(col) != int(low[1:]) - 1:
                 raise MoveTextError(tok.line, f"{where}: a disc in column {low[0]} lands on "
                                     f"{square_name(col, self.pos.height(col))}")
             self._play(col, tok.line)

@@ -4,7 +4,8 @@ Format: six ranks from the top (row 6) to the bottom (row 1), separated by ``/``
 lists columns a to g with ``x`` for a first-player (White) disc, ``o`` for a second-player
 (Black) disc and a digit 1-7 for that many empty squares. Then, after a space, the side to
 move: ``x`` or ``o``. The empty board is ``7/7/7/7/7/7 x``; after ``d1`` it is
-``7/7/7/7/7/3x3 o``.
+``7/7/7/7/7/3x3 o``. On other board sizes (``--size``) there is one rank per row and a
+run of empty squares may take two digits (``12/12/12/12 x`` on 12x4).
 
 The side to move follows from the discs (White moves first), so the field is a check: it
 may be left out when reading, and when given it must agree with the discs. Letters may be
@@ -26,7 +27,8 @@ __all__ = ["FenError", "START_FEN", "parse_fen", "to_fen"]
 
 #: Disc letters, indexed by player (WHITE, BLACK).
 DISC = "xo"
-START_FEN = "7/7/7/7/7/7 x"
+#: The empty board: ``7/7/7/7/7/7 x`` on 7x6 (one rank per row, W empty squares each).
+START_FEN = "/".join([str(WIDTH)] * HEIGHT) + " x"
 #: Bound on the positions the move-order search may visit (no real board comes near it).
 _MAX_VISITS = 200_000
 
@@ -62,16 +64,17 @@ def _read_board(board: str) -> list[list[int]]:
     for i, rank in enumerate(ranks):
         row = HEIGHT - 1 - i
         col = 0
-        for ch in rank:
-            if ch in "1234567":
-                col += int(ch)
-            elif ch.lower() in DISC:
+        for ch, run in _tokens(rank):
+            if run and 1 <= int(run) <= WIDTH:
+                col += int(run)
+            elif ch and ch.lower() in DISC:
                 if col < WIDTH:
                     grid[col][row] = DISC.index(ch.lower())
                 col += 1
             else:
                 raise FenError(
-                    f"fen rank {row + 1} {rank!r}: {ch!r} is neither a disc (x, o) nor 1-7"
+                    f"fen rank {row + 1} {rank!r}: {ch or run!r} is neither a disc (x, o) "
+                    f"nor 1-{WIDTH}"
                 )
             if col > WIDTH:
                 break
@@ -89,6 +92,21 @@ def _read_board(board: str) -> list[list[int]]:
             )
         columns.append([c for c in cells[:height] if c is not None])
     return columns
+
+
+def _tokens(rank: str) -> list[tuple[str, str]]:
+    """A rank's tokens: (character, "") for a disc or a stray character, ("", digits) for a
+    run of empty squares (one digit; two from 10 columns on)."""
+    out: list[tuple[str, str]] = []
+    for ch in rank:
+        if ch.isdigit() and ch.isascii():
+            if out and out[-1][1] and WIDTH >= 10:
+                out[-1] = ("", out[-1][1] + ch)
+            else:
+                out.append(("", ch))
+        else:
+            out.append((ch, ""))
+    return out
 
 
 def _stones(columns: list[list[int]], heights: tuple[int, ...], player: int) -> int:
@@ -154,7 +172,7 @@ def parse_fen(text: str) -> Position:
     """The :class:`Position` of a FEN; :class:`FenError` saying what is wrong otherwise."""
     fields = text.split()
     if not fields:
-        raise FenError("fen: empty (expected six ranks, e.g. 7/7/7/7/7/7 x)")
+        raise FenError(f"fen: empty (expected {HEIGHT} ranks, e.g. {START_FEN})")
     if len(fields) > 2:
         raise FenError(f"fen {text!r}: expected the ranks and the side to move, "
                        f"found {len(fields)} fields")

@@ -24,7 +24,7 @@ from typing import BinaryIO, NoReturn, TextIO
 
 from c4tui import __version__
 from c4tui.engine.geometry import COLUMN_NAMES, HEIGHT
-from c4tui.engine.position import BLACK, WHITE, IllegalMoveError, Position
+from c4tui.engine.position import BLACK, SQUARE_RANGE, WHITE, IllegalMoveError, Position
 from c4tui.engine.seam import DEFAULT_HASH_MB, MAX_HASH_MB
 
 from .fen import parse_fen
@@ -234,9 +234,10 @@ class UgiEngine:
 def parse_move(pos: Position, word: str) -> int:
     """The column of a move given as the square its disc lands on (``d1``)."""
     tok = word.lower()
-    if len(tok) != 2 or tok[0] not in COLUMN_NAMES or not "1" <= tok[1] <= str(HEIGHT):
-        raise IllegalMoveError(f"{word!r} is not a square (expected a1-g6)")
-    col, row = COLUMN_NAMES.index(tok[0]), int(tok[1]) - 1
+    if (len(tok) < 2 or tok[0] not in COLUMN_NAMES or not tok[1:].isdigit()
+            or not 1 <= int(tok[1:]) <= HEIGHT):
+        raise IllegalMoveError(f"{word!r} is not a square (expected {SQUARE_RANGE})")
+    col, row = COLUMN_NAMES.index(tok[0]), int(tok[1:]) - 1
     if pos.is_over:
         raise IllegalMoveError(f"{word}: the game is over")
     if not pos.can_play(col):

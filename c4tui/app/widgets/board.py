@@ -26,6 +26,24 @@ from ..styles import (
 )
 
 CELL_W = 4
+#: The row labels' gutter: the row number and a space (two digits from 10 rows on).
+GUTTER = len(str(HEIGHT)) + 1
+#: Columns played by a digit key (1-9); wider boards reach the others with the cursor.
+KEY_COLUMNS = min(WIDTH, 9)
+
+
+def board_box(big: bool) -> tuple[int, int]:
+    """(width, height) of the board's box: its border and padding, the row gutter and the
+    cells; the labels, numbers and values lines. 34 x 11 on 7x6 (48 x 17 big)."""
+    cell_w, lines = (6, 2) if big else (CELL_W, 1)
+    return 4 + GUTTER + WIDTH * cell_w, 5 + HEIGHT * lines
+
+
+def terminal_needed() -> tuple[int, int]:
+    """The smallest terminal the app's layout fits with this board: 80 x 24 up to 9 columns
+    and 7 rows (the side panels keep 38 columns, the lower panels 12 lines)."""
+    w, h = board_box(False)
+    return max(80, w + 38), max(24, h + 12)
 
 
 def threat_squares(pos: Position) -> dict[tuple[int, int], tuple[bool, bool]]:
@@ -41,9 +59,9 @@ def threat_squares(pos: Position) -> dict[tuple[int, int], tuple[bool, bool]]:
 
 
 class BoardView(Widget, can_focus=True):
-    """The 7x6 board. The app sets ``position`` (a copy), ``values`` (the value of each
-    move for the side to move, None: unknown or full) and ``solving``; a click posts
-    :class:`ColumnClicked`."""
+    """The board (any size; 7x6 by default). The app sets ``position`` (a copy),
+    ``values`` (the value of each move for the side to move, None: unknown or full) and
+    ``solving``; a click posts :class:`ColumnClicked`."""
 
     DEFAULT_CSS = """
     BoardView {
@@ -55,7 +73,7 @@ class BoardView(Widget, can_focus=True):
     position: reactive[Position] = reactive(Position, always_update=True)
     values: reactive[tuple[Score | None, ...]] = reactive(tuple)
     solving: reactive[bool] = reactive(False)  #: the exact values are being computed
-    cursor: reactive[int] = reactive(3)
+    cursor: reactive[int] = reactive(WIDTH // 2)
     show_threats: reactive[bool] = reactive(False)
     big: reactive[bool] = reactive(False)  #: 6-column, 2-line cells for large terminals
     #: a line previewed from ``position``: ghost discs numbered in the line's order (the
@@ -66,10 +84,10 @@ class BoardView(Widget, can_focus=True):
     def cell_w(self) -> int:
         return 6 if self.big else CELL_W
 
-    # layout: a 2-column row gutter, then cell_w columns per board column
+    # layout: the row gutter, then cell_w columns per board column
     def _col_at(self, x: int) -> int | None:
-        col = (x - 2) // self.cell_w
-        return col if 0 <= col < WIDTH and x >= 2 else None
+        col = (x - GUTTER) // self.cell_w
+        return col if 0 <= col < WIDTH and x >= GUTTER else None
 
     def on_click(self, event: events.Click) -> None:
         col = self._col_at(event.x - self.gutter.left)
@@ -164,27 +182,28 @@ class BoardView(Widget, can_focus=True):
             out.append(text.center(cw - 1)[: cw - 1], style=style)
             out.append(" ")
 
-        out.append("  ")
+        pad = " " * GUTTER
+        out.append(pad)
         for c in range(WIDTH):
             cell(COLUMN_NAMES[c], "reverse bold" if c == self.cursor else "bold")
         out.append("\n")
         for i, row in enumerate(self._cells()):
-            out.append(f"{HEIGHT - i} ", style="dim")
+            out.append(f"{HEIGHT - i:>{GUTTER - 1}} ", style="dim")
             for glyph, style, owner in row:
                 cell(BIG[owner][0] if owner is not None and self.big else glyph, style)
             out.append("\n")
             if self.big:
-                out.append("  ")
+                out.append(pad)
                 for _glyph, style, owner in row:
                     if owner is not None:
                         cell(BIG[owner][1], style)
                     else:
                         out.append(" " * cw)
                 out.append("\n")
-        out.append("  ")
+        out.append(pad)
         for c in range(WIDTH):
             cell(str(c + 1), "reverse" if c == self.cursor else "dim")
-        out.append("\n  ")
+        out.append("\n" + pad)
         pos = self.position
         for c in range(WIDTH):
             v = self.values[c] if c < len(self.values) else None

@@ -16,6 +16,7 @@ from textual.widget import Widget
 from c4tui.gamefile.tree import Node, Path, walk
 
 from ..messages import NodeClicked
+from .board import KEY_COLUMNS
 
 VIEWED = "reverse bold"
 OFF_LINE = "dim"
@@ -88,7 +89,7 @@ class MoveList(Widget):
         width = max(8, self.size.width)
         height = max(1, self.size.height)
         if not self.root.children and not self.root.comment:
-            return Text("no moves yet: press 1-7, or ←/→ and enter", style="dim")
+            return Text(f"no moves yet: press 1-{KEY_COLUMNS}, or ←/→ and enter", style="dim")
         # words: tokens kept together (a line breaks between words only)
         words: list[list[Token]] = []
         for tok in self.tokens():

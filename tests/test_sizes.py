@@ -1,0 +1,267 @@
+"""Board sizes other than 7x6: the engine checked against a brute-force solver
+(tests/brute_force.py) and against the published empty-board results.
+
+A process uses one size (numba freezes the geometry into the kernels), so each size runs
+in a subprocess (tests/size_probe.py). Compiling the kernels for a size takes a minute or
+two, so the default run checks one size (5x4, with Allis's zugzwang rules on);
+``C4TUI_TEST_SIZES=4x4,4x5,...`` (or ``all``) checks more.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from brute_force import column_scores, random_positions, solver
+from c4tui.engine.geometry import BoardSizeError, parse_size
+
+PROBE = Path(__file__).with_name("size_probe.py")
+PONS_LINE = Path(__file__).parent / "data" / "pons" / "Test_L3_R1"  # 7x6 end games
+DIGITS = "123456789ABC"
+
+#: The published empty-board results (tests/data/empty_boards.txt).
+EMPTY_BOARDS = Path(__file__).parent / "data" / "empty_boards.txt"
+
+
+def read_empty_boards() -> dict[tuple[int, int], tuple[str, int | None]]:
+    """(width, height) -> ('1' | '2' | '=', ply on which the game ends or None)."""
+    table = {}
+    for line in EMPTY_BOARDS.read_text().splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        height, rest = line.split(":")
+        who, plies = rest.split("|")
+        for i, (w, p) in enumerate(zip(who.split(), plies.split(), strict=True)):
+            table[(4 + i, int(height))] = (w, None if p == "-" else int(p))
+    return table
+
+
+#: Sizes checked against the brute force by default, and with C4TUI_TEST_SIZES=all.
+DEFAULT_SIZES = ("5x4",)
+ALL_SIZES = ("4x4", "5x4", "6x4", "7x4", "8x4", "4x5", "5x5", "6x5", "7x5", "4x6", "5x6",
+             "6x6", "4x7", "5x7", "4x8")
+
+
+def _sizes() -> list[str]:
+    env = os.environ.get("C4TUI_TEST_SIZES", "").strip()
+    if env == "all":
+        return list(ALL_SIZES)
+    return [s.strip() for s in env.split(",") if s.strip()] or list(DEFAULT_SIZES)
+
+
+def expected_empty(width: int, height: int) -> tuple[str, int | None]:
+    """('1' | '2' | '=', ply on which the game ends or None) for the empty board."""
+    return read_empty_boards()[(width, height)]
+
+
+def outcome(score: int, width: int, height: int) -> tuple[str, int]:
+    """An empty-board score read as (winner, ply on which the game ends)."""
+    half = (width * height + 1) // 2
+    if score > 0:
+        return "1", 2 * (half + 1 - score) - 1  # the first player's k-th disc: ply 2k - 1
+    if score < 0:
+        return "2", 2 * (half + 1 + score)
+    return "=", width * height
+
+
+def probe(size: str, positions: list[str], analyze: bool = False) -> list[dict]:
+    """The engine's answers for ``positions`` (digit strings) on ``size``."""
+    env = dict(os.environ, C4TUI_SIZE=size)
+    args = [sys.executable, str(PROBE)] + (["--analyze"] if analyze else [])
+    out = subprocess.run(args, input="".join(p + "\n" for p in positions), env=env,
+                         capture_output=True, text=True, timeout=900, check=False)
+    assert out.returncode == 0, out.stderr[-2000:]
+    return [json.loads(line) for line in out.stdout.splitlines()]
+
+
+def _digits(moves: list[int]) -> str:
+    return "".join(DIGITS[c] for c in moves)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size", _sizes())
+def test_size_against_brute_force(size: str) -> None:
+    """Random positions with 10 and 12 empty squares: the solver's score and every
+    column's score equal the brute force's; the best move achieves the score; the empty
+    board matches the published result."""
+    w, h = parse_size(size)
+    score = solver(w, h)
+    cases = (random_positions(w, h, 10, 24, seed=w * 100 + h)
+             + random_positions(w, h, 12, 8, seed=w * 1000 + h))
+    rows = probe(size, [_digits(m) for m in cases] + [""], analyze=True)
+    assert len(rows) == len(cases) + 1
+    for moves, row in zip(cases, rows[:-1], strict=True):
+        assert row["size"] == [w, h]
+        want = score(moves)
+        assert row["score"] == want, f"{size} {row['moves']}"
+        assert row["columns"] == column_scores(w, h, moves, score), f"{size} {row['moves']}"
+        assert row["columns"][row["move"]] == want, f"{size} {row['moves']}: best move"
+    assert outcome(rows[-1]["score"], w, h) == expected_empty(w, h)
+
+
+def test_sizes_keep_their_own_kernels() -> None:
+    """Two sizes in two processes in a row, then the first again (from its cache): each
+    answers for its own size (numba's cache must not hand one size's kernels to another)."""
+    size = _sizes()[0]
+    w, h = parse_size(size)
+    moves, score = PONS_LINE.read_text().split("\n")[0].split()
+    for _ in range(2):
+        row = probe(size, [""])[0]
+        assert row["size"] == [w, h]
+        assert outcome(row["score"], w, h) == expected_empty(w, h)
+        row = probe("7x6", [moves])[0]
+        assert row["size"] == [7, 6] and row["score"] == int(score)
+
+
+def test_empty_board_table() -> None:
+    """The table reads as published; scores read as (winner, last ply)."""
+    table = read_empty_boards()
+    assert table[(4, 4)] == ("=", 16) and table[(12, 4)] == ("2", 48)
+    assert table[(7, 6)] == ("1", 41) and table[(7, 10)] == ("1", None)
+    assert outcome(1, 7, 6) == ("1", 41) and outcome(-2, 7, 7) == ("2", 48)
+    assert outcome(0, 5, 5) == ("=", 25) and outcome(13, 5, 5) == ("1", 1)
+
+
+def test_brute_force_agrees_with_published_4x4() -> None:
+    """The brute force itself is right: the empty 4x4 board is a draw (Tromp)."""
+    assert solver(4, 4)([]) == 0
+
+
+@pytest.mark.parametrize("text,message", [
+    ("3x6", "at least 4"), ("7x3", "at least 4"), ("9x7", "at most 64"),
+    ("13x4", "at most 64"), ("seven", "expected WxH"), ("7x", "expected WxH"),
+])
+def test_bad_sizes(text: str, message: str) -> None:
+    with pytest.raises(BoardSizeError, match=message):
+        parse_size(text)
+
+
+def test_good_sizes() -> None:
+    assert parse_size("7x6") == (7, 6)
+    assert parse_size("12x4") == (12, 4)
+    assert parse_size("8X7") == (8, 7)
+    assert parse_size("4x15") == (4, 15)
+
+
+def test_game_files_record_the_size(tmp_path) -> None:
+    """A saved game says its size; a game of another size (or a file without the header,
+    7x6, read on another size) is a one-line error that names the --size to use."""
+    from c4tui.engine.position import Position
+
+    from c4tui.gamefile import GameFileError, format_game, parse_game
+
+    text = format_game(parse_game("4453"))
+    assert '[Size "7x6"]' in text
+    assert parse_game(text).position == Position.from_moves("4453")
+    with pytest.raises(GameFileError, match=r"a 5x4 game, but c4tui runs 7x6 \(open it with "
+                       r"--size 5x4\)"):
+        parse_game('[Size "5x4"]\n1. c1 *', "g.c4g")
+    with pytest.raises(GameFileError, match="g.c4g: Size header: size '7by6'"):
+        parse_game('[Size "7by6"]\n1. c1 *', "g.c4g")
+    # the same on 5x4 (no kernels needed: a plain subprocess)
+    code = ("from c4tui.gamefile import format_game, parse_game\n"
+            "g = parse_game('1. c1 c2 e1')\n"
+            "t = format_game(g)\n"
+            "assert '[Size \"5x4\"]' in t and parse_game(t).position.digits() == '335'\n"
+            "try:\n"
+            "    parse_game('[Event \"x\"]\\n1. d1 *', 'old.c4g')\n"
+            "except ValueError as e:\n"
+            "    print(e)\n")
+    out = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, C4TUI_SIZE="5x4"),
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == ("old.c4g: a 7x6 game (no Size header), but c4tui runs 5x4 "
+                                  "(open it with --size 7x6)")
+
+
+def test_cli_size_errors() -> None:
+    """An invalid --size is one line on stderr and exit status 2, whatever the command."""
+    for args in (["solve", "--size", "3x6", "44"], ["analyze", "--size=9x7", "4"],
+                 ["--size", "seven", "book", "info"], ["engine", "--size", "4x"]):
+        out = subprocess.run([sys.executable, "-m", "c4tui", *args], capture_output=True,
+                             text=True, timeout=120)
+        assert out.returncode == 2, (args, out.stderr)
+        assert out.stderr.startswith("c4tui: --size: size ") and out.stderr.count("\n") == 1
+
+
+def test_cli_solves_another_size() -> None:
+    """`c4tui solve --size 5x4 -a` (the default run's size: no second compilation): no
+    book, the generalised scores (5x4: 11 - k), the brute force's column scores."""
+    moves = "121212333444"
+    out = subprocess.run([sys.executable, "-m", "c4tui", "solve", "--size", "5x4", "-a",
+                          moves], capture_output=True, text=True, timeout=900)
+    assert out.returncode == 0, out.stderr
+    cols = [int(c) - 1 for c in moves]
+    want = " ".join(str(v) for v in column_scores(5, 4, cols, solver(5, 4)))
+    # column 1 wins at once with White's 7th disc: 11 - 7 = 4
+    assert want.startswith("4 ")
+    assert out.stdout.splitlines() == [f"{moves} {want}"]
+    info = subprocess.run([sys.executable, "-m", "c4tui", "book", "info", "--size", "5x4"],
+                          capture_output=True, text=True, timeout=120)
+    assert info.returncode == 0 and "the opening books are 7x6 only" in info.stdout
+
+
+@pytest.mark.parametrize("size", ["7x6", "12x4", "8x7", "4x15"])
+def test_table_layout_fits_every_size(size: str) -> None:
+    """The solver's table entry fits 64 bits on every size: move field, check above it
+    (at the smallest table), bounds beyond the largest score (no kernel compiled)."""
+    code = ("from c4tui.engine import geometry as g, tt, analysis_tt as at\n"
+            "assert g.WIDTH + 1 <= 1 << tt.MOVE_BITS\n"
+            "assert tt.CHECK_SHIFT + tt.KEY_BITS + 1 - tt.MIN_BITS <= 64\n"
+            "assert tt.KEY_BITS == g.WIDTH * (g.HEIGHT + 1) <= 64\n"
+            "assert g.MAX_SCORE < 31 and g.HALF - g.SIZE // 2 in (0, 1)\n"
+            "assert g.WIDTH + 1 <= 1 << at.MOVE_BITS and int(at.EXACT_MODE_BIT) < 1 << 32\n"
+            "print(tt.MIN_BITS, tt.CHECK_SHIFT)\n")
+    out = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, C4TUI_SIZE=size),
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    if size == "7x6":
+        assert out.stdout.split() == ["10", "20"]  # 7x6's layout is unchanged
+
+
+def _app_probe(size: str, cols: int, rows: int) -> dict:
+    out = subprocess.run([sys.executable, str(Path(__file__).with_name("size_app_probe.py")),
+                          str(cols), str(rows)], env=dict(os.environ, C4TUI_SIZE=size),
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    return json.loads(out.stdout)
+
+
+def test_app_draws_other_sizes() -> None:
+    """The app on 9x6 at 80x24: nine columns, keys 1-9, the cursor and the mouse reach
+    every column, no warning; on 4x10 (two-digit rows) the gutter widens and the app says
+    the board needs a taller terminal."""
+    wide = _app_probe("9x6", 80, 24)
+    assert wide["line"] == [0, 0, 8, 0, 8]  # 1 1 9, right wraps to a, the click on i
+    lines = wide["board"].splitlines()
+    assert lines[0].split() == list("abcdefghi") and lines[7].split() == list("123456789")
+    assert [ln.split()[0] for ln in lines[1:7]] == list("654321")
+    assert wide["box"][1] == 6 + 3 and not wide["notes"]
+    tall = _app_probe("4x10", 80, 24)
+    assert tall["line"] == [0, 0, 1, 2, 3]
+    lines = tall["board"].splitlines()
+    assert lines[1].startswith("10  ") and lines[10].startswith(" 1  ")
+    assert tall["notes"] == ["the 4x10 board needs a terminal of at least 80x27 "
+                             "(this one is 80x24)"]
+
+
+def test_fen_on_a_wide_board() -> None:
+    """UGI's FEN on 12x4: the start position, runs of 10+ empty squares, a run too long."""
+    code = ("from c4tui.ugi.fen import START_FEN, parse_fen, to_fen\n"
+            "from c4tui.engine.position import Position\n"
+            "p = Position.from_moves('1AC')\n"
+            "print(START_FEN); print(to_fen(p)); print(parse_fen(to_fen(p)) == p)\n"
+            "try:\n"
+            "    parse_fen('13/12/12/12 x')\n"
+            "except ValueError as e:\n"
+            "    print(e)\n")
+    out = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, C4TUI_SIZE="12x4"),
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines() == [
+        "12/12/12/12 x", "12/12/12/x8o1x o", "True",
+        "fen rank 4 '13': '13' is neither a disc (x, o) nor 1-12"]
