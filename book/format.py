@@ -16,7 +16,8 @@ File layout (all integers little-endian), see ``book/README.md``::
     16     8     number of entries n
     24     8     payload size in bytes (compressed)
     32     32    SHA-256 of the canonical content: keys (n x u64 LE) then scores (n x i8)
-    64     8     reserved (0)
+    64     8     board size: width << 8 | height (0: 7x6, as in every 7x6 book, so that
+                 7x6 books are byte-identical to those written before sizes existed)
     72     ...   payload: zlib( byte-planes of the key deltas, then the scores )
 
 The payload stores the sorted keys as differences from their predecessor (the first
@@ -36,7 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-from c4tui.engine.geometry import MAX_SCORE, MIN_SCORE
+from c4tui.engine.geometry import HEIGHT, IS_DEFAULT, MAX_SCORE, MIN_SCORE, NAME, SIZE, WIDTH
 
 from c4tui.atomicfile import atomic_write
 
@@ -49,6 +50,8 @@ NO_SCORE = -128
 # A header claiming more entries than this is corrupt (every reachable position up to
 # 12 discs is ~ 10^7; this also bounds the memory a corrupt file can make us allocate).
 _MAX_ENTRIES = 1 << 28
+#: The header's size field of this process's board.
+_SIZE_FIELD = 0 if IS_DEFAULT else WIDTH << 8 | HEIGHT
 
 
 class BookError(ValueError):
@@ -180,7 +183,8 @@ def encode(book: Book) -> bytes:
     planes = deltas.view(np.uint8).reshape(-1, 8).T.tobytes() if len(keys) else b""
     payload = zlib.compress(planes + scores.tobytes(), 9)
     header = _HEADER.pack(
-        MAGIC, VERSION, HEADER_SIZE, book.plies, len(keys), len(payload), book.checksum, 0
+        MAGIC, VERSION, HEADER_SIZE, book.plies, len(keys), len(payload), book.checksum,
+        _SIZE_FIELD,
     )
     return header + payload
 
@@ -189,12 +193,18 @@ def decode(data: bytes, source: str = "book") -> Book:
     """Parse file content; raises :class:`BookError` naming ``source`` if it is unusable."""
     if len(data) < HEADER_SIZE:
         raise BookError(f"{source}: not a c4tui book (file too short: {len(data)} bytes)")
-    magic, version, hsize, plies, n, psize, digest, _ = _HEADER.unpack_from(data)
+    magic, version, hsize, plies, n, psize, digest, size = _HEADER.unpack_from(data)
     if magic != MAGIC:
         raise BookError(f"{source}: not a c4tui book (bad magic {magic!r})")
     if version != VERSION:
         raise BookError(f"{source}: book format version {version} (this program reads {VERSION})")
-    if hsize != HEADER_SIZE or n > _MAX_ENTRIES or plies >> 43:
+    if hsize != HEADER_SIZE or n > _MAX_ENTRIES or size >> 16:
+        raise BookError(f"{source}: corrupt header")
+    if size != _SIZE_FIELD:
+        w, h = (size >> 8, size & 0xFF) if size else (7, 6)
+        raise BookError(f"{source}: a book of the {w}x{h} board, not {NAME} "
+                        f"(use --size {w}x{h})")
+    if plies >> (SIZE + 1):
         raise BookError(f"{source}: corrupt header")
     if len(data) != HEADER_SIZE + psize:
         raise BookError(

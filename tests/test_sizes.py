@@ -205,6 +205,41 @@ def test_cli_solves_another_size() -> None:
     assert info.returncode == 0 and "the opening books are 7x6 only" in info.stdout
 
 
+def test_book_build_and_derive_on_another_size(tmp_path) -> None:
+    """A strong solve of 5x4 as the issue describes it: `book build` of every 8-disc
+    position, then `book derive --down-to 0`. The empty board is the published draw, the
+    built entries agree with the brute force, and the book refuses to load on 7x6."""
+    env = dict(os.environ, C4TUI_SIZE="5x4")
+
+    def c4(*args: str, size_env: bool = True) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "c4tui", *args], capture_output=True,
+                              text=True, timeout=900, env=env if size_env else None,
+                              cwd=tmp_path)
+
+    built = c4("book", "build", "--plies", "8", "--workers", "0", "--out", "b.c4b",
+               "--no-progress")
+    assert built.returncode == 0, built.stderr
+    assert c4("book", "derive", "b.c4b", "--down-to", "0", "--out", "full.c4b").returncode == 0
+    empty = c4("book", "lookup", "", "--book", "full.c4b")
+    assert empty.returncode == 0 and "+0 (draw" in empty.stdout, empty.stdout
+    code = ("import json, random; from c4tui.book import load; "
+            "from c4tui.book.keys import key_to_moves; b = load('b.c4b'); "
+            "i = random.Random(5).sample(range(len(b)), 40); "
+            "print(json.dumps([(key_to_moves(int(b.keys[j])), int(b.scores[j])) for j in i]))")
+    sample = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            env=env, cwd=tmp_path, timeout=300)
+    assert sample.returncode == 0, sample.stderr
+    score = solver(5, 4)
+    for moves, want in json.loads(sample.stdout):
+        assert len(moves) == 8 and score(moves) == want, moves
+    wrong = c4("book", "info", "full.c4b", size_env=False)
+    assert wrong.returncode != 0
+    assert wrong.stderr.strip().endswith("a book of the 5x4 board, not 7x6 (use --size 5x4)")
+    assert "Traceback" not in wrong.stderr
+    no_file = c4("book", "verify")
+    assert no_file.returncode == 2 and "name a book file on 5x4" in no_file.stderr
+
+
 @pytest.mark.parametrize("size", ["7x6", "12x4", "8x7", "4x15"])
 def test_table_layout_fits_every_size(size: str) -> None:
     """The solver's table entry fits 64 bits on every size: move field, check above it

@@ -30,9 +30,18 @@ def _book_options(ctx: typer.Context, size: SIZE_OPTION = None) -> None:
     from c4tui.engine import geometry
 
     check_size(size, "book")
-    if not geometry.IS_DEFAULT and ctx.invoked_subcommand != "info":
-        fail(f"book {ctx.invoked_subcommand}: the opening books are 7x6 only "
-             f"(this is {geometry.NAME})")
+    if not geometry.IS_DEFAULT and ctx.invoked_subcommand == "crosscheck":
+        fail(f"book crosscheck: the books it compares are 7x6 only (this is {geometry.NAME})")
+
+
+def _sized(path: Path | None, what: str) -> Path | None:
+    """``path``, which must be given on another board than 7x6 (the shipped book is 7x6);
+    ``what``: the command (and option) named in the error."""
+    from c4tui.engine import geometry
+
+    if path is None and not geometry.IS_DEFAULT:
+        fail(f"book {what}: name a book file on {geometry.NAME} (the shipped book is 7x6)")
+    return path
 
 
 def register(app: typer.Typer) -> None:
@@ -55,8 +64,8 @@ def _default_out() -> Path:
     return Path(pkg.__file__).resolve().parent / DEFAULT_BOOK_NAME
 
 
-def _book_path(path: Path | None) -> Path:
-    if path is not None:
+def _book_path(path: Path | None, what: str = "info") -> Path:
+    if _sized(path, what) is not None:
         return path
     from c4tui.book import default_path
 
@@ -113,11 +122,12 @@ def build(
 ) -> None:
     """Solve every position with PLIES discs (resumes from the checkpoint if there is one)."""
     from c4tui.book.builder import BuildError, SchedulerError, build_book
+    from c4tui.engine.geometry import SIZE
     from c4tui.engine.position import IllegalMoveError
 
-    out = out or _default_out()
-    if not 0 <= plies <= 42:
-        fail(f"--plies {plies}: expected 0-42")
+    out = _sized(out, "build --out") or _default_out()
+    if not 0 <= plies <= SIZE:
+        fail(f"--plies {plies}: expected 0-{SIZE}")
     if workers is not None and scheduler:
         fail("--workers and --scheduler: give one (a scheduler's cluster has its own workers)")
     if workers is not None and not 0 <= workers <= 64:
@@ -308,7 +318,7 @@ def lookup(
         pos = Position.parse(moves)
     except IllegalMoveError as exc:
         fail(f"lookup: {exc}")
-    p = _book_path(path)
+    p = _book_path(path, "lookup --book")
     try:
         book = load(p)
     except BookError as exc:

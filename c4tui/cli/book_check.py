@@ -32,7 +32,7 @@ def _entries(path: Path | None):
     from c4tui.book.enumeration import enumerate_positions
     from c4tui.book.format import NO_SCORE
 
-    p = _book_path(path)
+    p = _book_path(path, "verify")
     if path is None and not p.exists() and p.with_suffix(".c4ck").exists():
         p = p.with_suffix(".c4ck")
     try:
