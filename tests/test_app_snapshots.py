@@ -54,3 +54,105 @@ def test_main_screen_120x40(snap_compare):
 def test_without_engine_80x24(snap_compare):
     app = C4App(Position.from_moves("4453"), engine=False)
     assert snap_compare(app, terminal_size=(80, 24), press=["left", "_"])
+
+
+# ----------------------------------------------------------- the analysis-board features
+# One snapshot per feature of issue 17, each in a state that does not depend on timing.
+
+TREE = """[Event "Snapshot"]
+[White "Ann"]
+[Black "Bob"]
+
+1. d1 {the centre} d2 2. e1 (2. c1 c2 3. d3 {a side line}) 2... c1 3. f1 g1 *
+"""
+
+
+def test_variations_80x24(snap_compare):
+    from c4tui.gamefile import parse_game
+
+    game = parse_game(TREE)
+    app = C4App(game.position, engine=False, headers=game.headers, tree=game.tree)
+    # up to 2. e1, then into the side line's first move with ] (next alternative)
+    assert snap_compare(app, terminal_size=(80, 24), press=["up", "up", "up", "]"])
+
+
+def test_preview_80x24(snap_compare):
+    """A line previewed as ghost discs (no engine: the line is the one the test gives)."""
+    from c4tui.app.preview_actions import Preview
+
+    app = C4App(Position.from_moves("4453"), engine=False)
+
+    async def preview(pilot) -> None:
+        app.set_preview(Preview((5, 2, 5, 1, 5), 4, "col f"))
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=preview)
+
+
+def _games(monkeypatch) -> None:
+    """Three games in a data directory at a fixed path (its path is on the screen)."""
+    import os
+    import shutil
+    from pathlib import Path
+
+    base = Path("/tmp/c4tui-snapshot-data")
+    shutil.rmtree(base, ignore_errors=True)
+    games = base / "c4tui"
+    games.mkdir(parents=True)
+    for i, (name, moves, white) in enumerate([("opening.c4g", "4453", "Ann"),
+                                               ("endgame.c4g", POSITION, "Bob"),
+                                               ("notes.txt", "44", "?")]):
+        (games / name).write_text(f'[White "{white}"]\n[Black "?"]\n\n{moves}\n')
+        stamp = 1_795_000_000 + 3600 * i  # fixed times: the list shows them
+        os.utime(games / name, (stamp, stamp))
+    monkeypatch.setenv("XDG_DATA_HOME", str(base))
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+
+
+def test_file_picker_80x24(snap_compare, monkeypatch):
+    _games(monkeypatch)
+    app = C4App(Position(), engine=False)
+    assert snap_compare(app, terminal_size=(80, 24), press=["o", "down"])
+
+
+def test_games_list_80x24(snap_compare, monkeypatch):
+    _games(monkeypatch)
+    app = C4App(Position(), engine=False)
+
+    async def listed(pilot) -> None:
+        await pilot.press("G")
+        end = time.monotonic() + 30  # the files are read in a thread
+        while not (app.screen.query("#games-table")
+                   and app.screen.query_one("#games-table").row_count == 3):
+            assert time.monotonic() < end, "the games list never filled"
+            await pilot.pause(0.05)
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=listed)
+
+
+def test_review_80x24(snap_compare):
+    """A 42-move draw reviewed (R): marks in the move list, the graph filled, the viewed
+    move's mark and better move in the panel."""
+    app = C4App(Position.from_moves("445367645113556617452263332164771431722527"),
+                settings=SearchSettings(auto=False))
+
+    async def reviewed(pilot) -> None:
+        end = time.monotonic() + 240
+        while app.bridge.view(app.position).state is not EngineState.READY:
+            assert time.monotonic() < end, "engine not ready"
+            await pilot.pause(0.1)
+        await pilot.press("R")
+        while (job := app.review.job) is None or job.result is None:
+            assert time.monotonic() < end, "review not done"
+            await pilot.pause(0.1)
+        app.action_goto_ply(22)
+        while (e := app.bridge.view(app.position).exact) is None or not e.lines_done \
+                or app.bridge.view(app.position).verdict is None:
+            assert time.monotonic() < end, "exact values not there"
+            await pilot.pause(0.1)
+        app.show()
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=reviewed)
