@@ -156,3 +156,19 @@ def test_review_80x24(snap_compare):
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=reviewed)
+
+
+def test_play_dialog_80x24(snap_compare):
+    """p: the engine's side, strength and hints (the dialog needs a loaded engine)."""
+    app = C4App(Position.from_moves("4453"), settings=SearchSettings(auto=False))
+
+    async def dialog(pilot) -> None:
+        end = time.monotonic() + 240
+        while (v := app.bridge.view(app.position)).state is not EngineState.READY \
+                or v.exact is None or not v.exact.lines_done or v.verdict is None:
+            assert time.monotonic() < end, "engine not ready"
+            await pilot.pause(0.1)
+        await pilot.press("p")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=dialog)

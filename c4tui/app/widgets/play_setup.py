@@ -72,7 +72,7 @@ class PlaySetupScreen(ModalScreen[PlayChoice | None]):
             with Horizontal(id="play-buttons"):
                 yield Button("Start", variant="primary", id="play-start")
                 yield Button("Cancel", id="play-cancel")
-            yield Label("enter: start   tab, shift+tab: next, previous field   esc: cancel",
+            yield Label("enter: start   tab / shift+tab: next / previous   esc: cancel",
                         classes="play-help")
             yield Label("", id="play-error")
 
