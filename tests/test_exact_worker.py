@@ -5,14 +5,13 @@ from __future__ import annotations
 import threading
 import time
 
-import pytest
 from c4tui.engine.position import Position
 from testdata import load_positions
 
-from c4tui.app import exact_worker as ew
 from c4tui.app.engine_view import ExactStatus
 from c4tui.app.exact_worker import ExactWorker
 from c4tui.app.loader import Engine
+from c4tui.app.position_cache import PositionCache
 
 BOUND = 10.0  # seconds: every wait below returns long before unless something hangs
 
@@ -165,86 +164,19 @@ def test_a_ponder_over_budget_is_given_up_not_recorded():
         w.shutdown()
 
 
-@pytest.mark.parametrize("cap", [5])
-def test_entries_are_capped(monkeypatch, cap):
-    monkeypatch.setattr(ew, "MAX_ENTRIES", cap)
+def test_entries_are_capped():
     solver = FakeSolver()
-    w = worker(solver, ponder=False)
+    w = ExactWorker(Engine(solver, None, None, Aborted), ponder=False)  # type: ignore[arg-type]
+    w._entries, w._verdicts = PositionCache(5), PositionCache(5)
+    w.start()
     try:
         for moves in ("1", "2", "3", "4", "5", "6", "7", "11", "22"):
             pos = Position.from_moves(moves)
             w.want(pos)
             wait_for(lambda p=pos: w.entry(p) is not None
                      and w.entry(p).status is ExactStatus.DONE, "a solve")
-        assert len(w._entries) <= cap and len(w._verdicts) <= cap
+        assert len(w._entries) <= 5 and len(w._verdicts) <= 5
         assert w.entry(Position.from_moves("22")) is not None  # the newest kept
         assert w.entry(Position.from_moves("1")) is None  # the oldest dropped
-    finally:
-        w.shutdown()
-
-
-class LineSolver(FakeSolver):
-    """Also solves, for the lines: a position in ``slow`` runs until stop(); any other is
-    a draw whose best move is its first playable column."""
-
-    def solve(self, pos: Position):
-        from c4tui.engine.solver import SolveResult
-
-        self.calls.append(pos.key())
-        self.stopped.clear()
-        if pos.key() in self.slow:
-            while not self.stopped.is_set():
-                time.sleep(0.005)
-            raise Aborted
-        return SolveResult(0, pos.legal_moves()[0], 1, 1)
-
-
-def test_lines_follow_the_values_and_yield_to_a_new_request():
-    pos = Position.from_moves("4453")
-    solver = LineSolver()
-    done = []
-    w = worker(solver, lines=True, ponder=False, on_done=lambda: done.append(1))
-    try:
-        w.want(pos)
-        wait_for(lambda: w.entry(pos) is not None and w.entry(pos).lines_done, "the lines")
-        entry = w.entry(pos)
-        for col in pos.legal_moves():
-            line = entry.line(col)
-            assert line[0] == col
-            p = pos.copy()
-            for c in line:
-                p.play(c)
-            assert p.is_over  # each line goes to the game's end
-        assert len(done) == 1 + 7 + 1  # the values, each line, the last word
-        # a line that hangs yields to a new request at once, without the UI's tick
-        slow_pos = Position.from_moves("1")
-        child = slow_pos.copy()
-        child.play(3)  # d: the first line found (best first, then the centre)
-        solver.slow = {child.key()}
-        w.want(slow_pos)
-        wait_for(lambda: solver.calls[-1:] == [child.key()], "the hanging line")
-        other = Position.from_moves("77")
-        w.want(other)
-        wait_for(lambda: w.entry(other) is not None and w.entry(other).lines_done,
-                 "the new request and its lines")
-        assert not w.entry(slow_pos).lines_done  # found again if the user comes back
-    finally:
-        w.shutdown()
-
-
-def test_a_line_over_its_budget_is_cut_and_the_others_follow():
-    pos = Position.from_moves("4453")
-    child = pos.copy()
-    child.play(3)
-    solver = LineSolver(slow={child.key()})
-    w = worker(solver, lines=True, ponder=False, line_budget=0.05)
-    try:
-        w.want(pos)
-        wait_for(lambda: solver.calls[-1:] == [child.key()], "the slow line")
-        time.sleep(0.1)
-        w.tick()  # over its budget: stopped
-        wait_for(lambda: w.entry(pos).lines_done, "the other lines")
-        assert w.entry(pos).line(3) == (3,)  # cut: its beginning
-        assert all(len(w.entry(pos).line(c)) > 1 for c in pos.legal_moves() if c != 3)
     finally:
         w.shutdown()

@@ -16,7 +16,7 @@ from textual.widget import Widget
 from c4tui.app import C4App
 from c4tui.app.engine_view import EngineState, EngineView, ExactEntry, ExactStatus
 from c4tui.app.eval_history import EvalHistory
-from c4tui.app.recent import Recent
+from c4tui.app.position_cache import PositionCache
 from c4tui.app.settings import RECENT_POSITIONS, SearchSettings
 from c4tui.app.textual_leaks import forget_removed_widgets
 
@@ -47,17 +47,23 @@ async def test_prompts_opened_and_closed_leave_no_widgets_behind():
 
         await prompt("e")  # warm up: first-use caches
         forget_removed_widgets()
-        widgets, styles = live(Widget), live(StylesCache)
+        gc.collect()
+        # by identity, not by count: other tests' apps may still be collected meanwhile
+        before = {id(o) for o in gc.get_objects() if isinstance(o, Widget)}
+        styles = live(StylesCache)
         for key in "elel":
             await prompt(key)
-        assert live(Widget) <= widgets  # with Textual's Footer: 4 prompts x 14 keys more
+        gc.collect()
+        kept = [o for o in gc.get_objects() if isinstance(o, Widget)
+                and id(o) not in before and not o.is_attached]
+        assert not kept, kept[:5]  # with Textual's Footer: 4 prompts x 14 keys
         assert live(StylesCache) > styles  # the prompts' widgets, kept by Textual
         forget_removed_widgets()
         assert live(StylesCache) <= styles
 
 
 def test_recent_keeps_the_most_recently_used():
-    r: Recent[int] = Recent(3)
+    r: PositionCache[int] = PositionCache(3)
     for k in range(4):
         r[k] = k
     assert 0 not in r and len(r) == 3

@@ -12,7 +12,7 @@ from c4tui.engine.scores import win_score
 from c4tui.engine.seam import Band, Score, SearchState
 
 from .loader import Engine
-from .recent import Recent
+from .position_cache import PositionCache
 from .settings import SearchSettings
 
 #: Nodes per column: a seventh of the node limit, within these bounds.
@@ -26,8 +26,9 @@ class ColumnAnalysis:
     def __init__(self, engine: Engine, settings: SearchSettings) -> None:
         self._ctl = engine.columns
         self._settings = settings
-        self._values: Recent[dict[int, Score]] = Recent()
-        self._lines: Recent[dict[int, tuple[int, ...]]] = Recent()  # the column, then its PV
+        self._values: PositionCache[dict[int, Score]] = PositionCache()
+        # per column, its PV
+        self._lines: PositionCache[dict[int, tuple[int, ...]]] = PositionCache()
         self._running: tuple[int, int] | None = None  # (position key, column)
 
     def values(self, pos: Position) -> tuple[Score | None, ...]:

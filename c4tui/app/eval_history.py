@@ -6,7 +6,7 @@ from c4tui.engine.position import Position
 from c4tui.engine.seam import Band, Score, SearchState
 
 from .engine_view import EngineView
-from .recent import Recent
+from .position_cache import PositionCache
 
 
 class EvalHistory:
@@ -14,7 +14,7 @@ class EvalHistory:
     most recently viewed positions)."""
 
     def __init__(self) -> None:
-        self._values: Recent[tuple[float, bool]] = Recent()  # (value, exact)
+        self._values: PositionCache[tuple[float, bool]] = PositionCache()  # (value, exact)
         self._line: tuple[int, ...] | None = None
         self._plies: list[tuple[int, float | None]] = []
 

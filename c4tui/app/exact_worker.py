@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -25,6 +24,7 @@ from c4tui.engine.seam import ThreatVerdict
 
 from .engine_view import ExactEntry, ExactStatus, line_ends
 from .loader import Engine, lower_thread_priority
+from .position_cache import PositionCache
 from .settings import EXACT_BUDGET, LINE_BUDGET, RECENT_POSITIONS
 
 
@@ -62,8 +62,8 @@ class ExactWorker:
         self._quit = threading.Event()
         self._want: Position | None = None
         self._job: _Job | None = None
-        self._entries: OrderedDict[int, ExactEntry] = OrderedDict()
-        self._verdicts: OrderedDict[int, ThreatVerdict] = OrderedDict()
+        self._entries: PositionCache[ExactEntry] = PositionCache()
+        self._verdicts: PositionCache[ThreatVerdict] = PositionCache()
         self._given_up: set[int] = set()  # pondered children over the budget: not again
 
     def start(self) -> None:
@@ -128,7 +128,7 @@ class ExactWorker:
             if self.verdict(pos) is None:
                 verdict = threat_verdict(pos)
                 with self._lock:
-                    _keep(self._verdicts, key, verdict)
+                    self._verdicts[key] = verdict
             with self._lock:
                 entry = self._entries.get(key)
                 find_lines = self._lines and entry is not None \
@@ -139,7 +139,7 @@ class ExactWorker:
                 continue
             with self._lock:
                 if key in self._entries:
-                    self._entries.move_to_end(key)
+                    self._entries.get(key)  # now the most recent
                     target, ponder = self._next_ponder(pos), True
                 else:
                     target, ponder = pos, False
@@ -154,7 +154,7 @@ class ExactWorker:
                 job, self._job = self._job, None
                 wanted = self._want is not None and self._want.key() == tkey
                 if entry is not None and (entry.status is ExactStatus.DONE or not job.ponder):
-                    _keep(self._entries, tkey, entry)
+                    self._entries[tkey] = entry
                 elif not job.ponder:
                     self._entries.pop(tkey, None)  # solve it again if the user comes back
                 elif time.monotonic() - job.started > self._budget:
@@ -202,18 +202,18 @@ class ExactWorker:
             with self._lock:
                 self._job = None
                 entry = replace(entry, lines=tuple(lines))
-                _keep(self._entries, key, entry)
+                self._entries[key] = entry
             if self._on_done is not None:
                 self._on_done()
         with self._lock:
-            _keep(self._entries, key, replace(entry, lines=tuple(lines), lines_done=True))
+            self._entries[key] = replace(entry, lines=tuple(lines), lines_done=True)
         if self._on_done is not None:
             self._on_done()
 
     def _next_ponder(self, pos: Position) -> Position | None:
         """The next child of the solved ``pos`` to solve while idle (under the lock)."""
-        parent = self._entries[pos.key()]
-        if not self._ponder or parent.status is not ExactStatus.DONE:
+        parent = self._entries.get(pos.key())
+        if not self._ponder or parent is None or parent.status is not ExactStatus.DONE:
             return None
         scores = parent.scores
         # the moves the user is most likely to play (and to be shown) first
@@ -246,10 +246,3 @@ class ExactWorker:
             return ExactEntry(ExactStatus.ERROR, message=str(exc).splitlines()[0]
                               if str(exc) else type(exc).__name__)
 
-
-def _keep(table: OrderedDict, key: int, value: object) -> None:
-    """Store ``value`` as the most recent entry, dropping the oldest beyond the cap."""
-    table[key] = value
-    table.move_to_end(key)
-    while len(table) > RECENT_POSITIONS:
-        table.popitem(last=False)

@@ -16,7 +16,7 @@ V = TypeVar("V")
 _MISSING = object()
 
 
-class Recent(Generic[V]):
+class PositionCache(Generic[V]):
     """Position key -> value, at most ``size`` of them; the least recently used go."""
 
     def __init__(self, size: int = RECENT_POSITIONS) -> None:
