@@ -65,8 +65,7 @@ async def measure(discs: int, limit: int, auto: bool = False,
             await pilot.pause(0.05)
         for moves in starts:
             pos = Position.from_moves(moves)
-            app.model.load(pos)
-            app.show(moved=True)
+            app.load_position(pos)
             for c in range(7):
                 if not pos.can_play(c) or pos.is_winning_move(c):
                     continue
