@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TextIO
+from typing import Annotated, TextIO
+
+import typer
 
 from c4tui.units import (
     MAX_HASH_MB,
@@ -29,6 +31,19 @@ HASH_HELP = f"in whole MB, 1-{MAX_HASH_MB}"
 STRENGTH_HELP = "perfect, or the search's nodes: 1k, 10k, 100k, 1M"
 #: ``--play``'s values: the engine's side (0 White, 1 Black)
 SIDES = {"white": 0, "black": 1}
+
+#: The exact solver's options, shared by ``solve`` and ``review``.
+SOLVER_BOOK = Annotated[bool, typer.Option("--book/--no-book", help="Use the opening books.")]
+SOLVER_HASH = Annotated[
+    str | None,
+    typer.Option("--hash", metavar="MB", show_default=False,
+                 help=f"Transposition table size ({HASH_HELP}; default: the solver's)."),
+]
+SOLVER_THREADS = Annotated[
+    int | None,
+    typer.Option("--threads", "-t", help="Search threads sharing the table "
+                 "(default: all cores; 1 is deterministic)."),
+]
 
 
 def nodes(text: str | None, lo: int = 1, option: str = "--nodes") -> int | None:

@@ -27,20 +27,9 @@ def review(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the review as one JSON object.")
     ] = False,
-    book: Annotated[
-        bool, typer.Option("--book/--no-book", help="Use the opening books.")
-    ] = True,
-    hash_text: Annotated[
-        str | None,
-        typer.Option("--hash", metavar="MB", show_default=False,
-                     help=f"Transposition table size ({options.HASH_HELP}; default: the "
-                     "solver's)."),
-    ] = None,
-    threads: Annotated[
-        int | None,
-        typer.Option("--threads", "-t", help="Search threads sharing the table "
-                     "(default: all cores)."),
-    ] = None,
+    book: options.SOLVER_BOOK = True,
+    hash_text: options.SOLVER_HASH = None,
+    threads: options.SOLVER_THREADS = None,
 ) -> None:
     """Review a game: the exact value of every move, its mistakes and the better moves."""
     from c4tui.review import Reviewer

@@ -44,20 +44,9 @@ def solve(
     stats: Annotated[
         bool, typer.Option("--stats", help="Append nodes and microseconds of search.")
     ] = False,
-    book: Annotated[
-        bool, typer.Option("--book/--no-book", help="Use the opening book.")
-    ] = True,
-    hash_text: Annotated[
-        str | None,
-        typer.Option("--hash", metavar="MB", show_default=False,
-                     help=f"Transposition table size ({options.HASH_HELP}; default: the "
-                     "solver's)."),
-    ] = None,
-    threads: Annotated[
-        int | None,
-        typer.Option("--threads", "-t", help="Search threads sharing the table "
-                     "(default: all cores; 1 is deterministic)."),
-    ] = None,
+    book: options.SOLVER_BOOK = True,
+    hash_text: options.SOLVER_HASH = None,
+    threads: options.SOLVER_THREADS = None,
     verbose_stats: Annotated[
         bool, typer.Option("--verbose-stats", help="After each line, print table hit and "
                            "overwrite rates, first-move cutoff rate and per-thread speed "
