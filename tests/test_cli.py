@@ -97,13 +97,25 @@ def test_one_option_vocabulary():
      (["solve", "44", "--hash", "1.5"], "c4tui: --hash: 1.5 is not a whole number of MB"),
      (["solve", "44", "--hash", "99999"], "c4tui: --hash: 99999 is out of range (1 to 4,096 MB)"),
      (["bench", "--hash", "inf"], "c4tui: --hash: 'inf' is not a number"),
-     (["solve", "44", "--threads", "0"], "c4tui: --threads 0: must be between 1 and 64")],
+     (["solve", "44", "--threads", "0"], "c4tui: --threads 0: must be between 1 and 64"),
+     # the parser's own errors: one line too, not a boxed panel under a usage line
+     (["--bogus"], "c4tui: No such option: --bogus (see 'c4tui open -h')"),
+     (["solve", "44", "--threads", "x"], "c4tui: Invalid value for '--threads'"),
+     (["solve", "--hash"], "c4tui: Option '--hash' requires an argument"),
+     (["book", "nosuch"], "c4tui: No such command 'nosuch' (see 'c4tui book -h')")],
 )
 def test_bad_values_exit_2_with_one_line(argv, message, capsys):
     code, err = _run_main(argv, capsys)
     assert code == 2
     assert err.strip() == err.strip().splitlines()[0] and message in err, err
     assert "Traceback" not in err
+
+
+def test_a_group_without_its_command_shows_its_help(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["book"])
+    out = capsys.readouterr()
+    assert info.value.code == 2 and "crosscheck" in out.out and out.err == ""
 
 
 def test_open_a_directory_says_so(tmp_path, capsys):

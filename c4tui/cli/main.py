@@ -66,4 +66,25 @@ def main(argv: list[str] | None = None) -> None:
     if not args or (args[0] not in _command_names()
                     and args[0] not in ("-h", "--help", "-V", "--version")):
         args = ["open", *args]
-    app(args=args, prog_name="c4tui")
+    try:
+        code = app(args=args, prog_name="c4tui", standalone_mode=False)
+    except typer.Abort:  # Ctrl-C or end of input at a prompt of the parser's
+        _exit("aborted", 1)
+    except typer.TyperException as exc:
+        # The parser's own errors (an unknown option, a value of the wrong type) in the
+        # one-line form of every other error, not Typer's boxed panel under a usage line.
+        fmt = getattr(exc, "format_message", None)
+        message = (fmt() if fmt is not None else str(exc)).rstrip(".")
+        code = getattr(exc, "exit_code", 2)
+        if not message:  # a group run without its command: the parser printed its help
+            sys.exit(code)
+        ctx = getattr(exc, "ctx", None)
+        if ctx is not None:
+            message += f" (see '{ctx.command_path} -h')"
+        _exit(message, code)
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+def _exit(message: str, code: int) -> None:
+    print(f"c4tui: {message}", file=sys.stderr, flush=True)
+    sys.exit(code)
