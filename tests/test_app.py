@@ -618,3 +618,28 @@ async def test_status_line_says_books_for_a_book_answer_without_nodes():
         await pilot.pause()
         status = _screen_lines(app.query_one(StatusLine))[0]
         assert "from the books" in status and "win at once" not in status
+
+
+@sync
+async def test_question_mark_lists_every_key():
+    """The footer has room for a few keys; `?` shows all of them, hidden ones too."""
+    from rich.console import Console
+    from textual.widgets import HelpPanel
+    from textual.widgets._key_panel import BindingsTable
+
+    app = make_app("4453")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        table = app.screen.query_one(HelpPanel).query_one(BindingsTable)
+        console = Console(width=80, record=True, file=open("/dev/null", "w"))  # noqa: SIM115
+        console.print(table.render_bindings_table())
+        text = console.export_text()
+        for description in ("review game", "play mode", "preview line", "recent files",
+                            "games list", "promote variation", "undo"):
+            assert description in text, description
+        await pilot.press("4")  # the game's keys still work with the panel open
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert not app.screen.query(HelpPanel)
+        assert app.model.line[-1] == 3

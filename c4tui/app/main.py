@@ -103,6 +103,7 @@ class C4App(SearchActions, FileActions, PlayActions, PreviewActions, TreeActions
         Binding("full_stop", "preview_step(1)", "preview forward", show=False),
         Binding("escape", "preview_end", "end preview", show=False),
         *TREE_BINDINGS,  # [ ] P D ;
+        Binding("question_mark", "toggle_keys", "keys", key_display="?"),
         Binding("q", "quit", "quit"),
     ]
 
@@ -149,7 +150,7 @@ class C4App(SearchActions, FileActions, PlayActions, PreviewActions, TreeActions
             yield ThreatPanel(id="threat-info")
             yield SearchPath(id="path")
         yield StatusLine(id="status")
-        yield KeyBar()
+        yield KeyBar(compact=True)
 
     def on_mount(self) -> None:
         titles = {"#board": "board", "#analysis-box": "analysis", "#moves-box": "moves",
@@ -415,6 +416,13 @@ class C4App(SearchActions, FileActions, PlayActions, PreviewActions, TreeActions
         self.review.start(line, engine.solver.book)
         self.say(f"reviewing the game's {len(line)} moves with the exact solver")
         self.show()
+
+    def action_toggle_keys(self) -> None:
+        """Every key of the screen in a side panel (the footer has room for a few)."""
+        if self.screen.query("HelpPanel"):
+            self.action_hide_help_panel()
+        else:
+            self.action_show_help_panel()
 
     def action_toggle_threats(self) -> None:
         board = self._main(BoardView)
