@@ -55,7 +55,16 @@ from .geometry import (
     ZUGZWANG_RULES,
 )
 from .mem import load_i64, load_i64p, store_i64, store_i64p
-from .tt import entry_lower, entry_move, entry_upper, tt_prefetch, tt_probe, tt_store
+from .tt import (
+    entry_lower,
+    entry_move,
+    entry_upper,
+    near_plies,
+    tt_prefetch,
+    tt_probe,
+    tt_store,
+    tt_tier,
+)
 
 CTX_NODES = 0
 CTX_ABORT = 1
@@ -346,7 +355,9 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
         return 0  # unwinding: the caller stores nothing
     # The table entry is needed after the threat tests: start loading it now.
     key, mirrored = _table_key(cur, mask, moves)
-    tt_prefetch(tt, bits, key)
+    near = near_plies(load_i64p(ctx, CTX_ROOT))
+    t0, b0 = tt_tier(tt, bits, moves, near)
+    tt_prefetch(t0, b0, key)
 
     poss = possible(mask)
     opp_win = winning_squares(cur ^ mask, mask)
@@ -422,7 +433,7 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
 
     hmove = -1
     store_i64p(ctx, CTX_PROBES, load_i64p(ctx, CTX_PROBES) + 1)
-    e = tt_probe(tt, bits, key)
+    e = tt_probe(t0, b0, key)
     if e != U0:
         store_i64p(ctx, CTX_HITS, load_i64p(ctx, CTX_HITS) + 1)
         elo = entry_lower(e)
@@ -445,17 +456,18 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
     # Enhanced transposition cutoffs: a child whose entry already proves a score >= beta
     # for us refutes the node without a search.
     if moves < ETC_PLIES:
+        t1, b1 = tt_tier(tt, bits, moves + 1, near)
         for i in range(WIDTH):  # start loading the children's buckets together
             mv = nonlosing & _COLS[_ORDER[i]]
             if mv != U0:
                 ck, _ = _table_key(opp, mask | mv, moves + 1)
-                tt_prefetch(tt, bits, ck)
+                tt_prefetch(t1, b1, ck)
         ub = -NO_BOUND  # the best any move can be worth, from the children's lower bounds
         for i in range(WIDTH):
             mv = nonlosing & _COLS[_ORDER[i]]
             if mv != U0:
                 ck, _ = _table_key(opp, mask | mv, moves + 1)
-                ce = tt_probe(tt, bits, ck)
+                ce = tt_probe(t1, b1, ck)
                 if ce == U0:
                     ub = NO_BOUND
                 else:
@@ -469,13 +481,13 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
                     s = -entry_upper(ce)
                     store_i64p(ctx, CTX_ETC, load_i64p(ctx, CTX_ETC) + 1)
                     c = _ORDER[i]
-                    tt_store(tt, bits, key, s, NO_BOUND, WIDTH - 1 - c if mirrored else c, 0)
+                    tt_store(t0, b0, key, s, NO_BOUND, WIDTH - 1 - c if mirrored else c, 0)
                     store_i64p(scratch, moves * SCRATCH_PER_PLY + CUT_SLOT, c)
                     return s
         if ub <= alpha:
             # Every child's entry already proves that its move fails low.
             store_i64p(ctx, CTX_ETC, load_i64p(ctx, CTX_ETC) + 1)
-            tt_store(tt, bits, key, -NO_BOUND, ub, -1, 0)
+            tt_store(t0, b0, key, -NO_BOUND, ub, -1, 0)
             return ub
 
     nonlosing ^= skipped
@@ -512,7 +524,7 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
                 # costs no call, prefetch or probe.
                 c = _ORDER[i]
                 store_i64p(scratch, base + CUT_SLOT, c)
-                _store(tt, bits, ctx, key, hi, NO_BOUND, WIDTH - 1 - c if mirrored else c, 0)
+                _store(t0, b0, ctx, key, hi, NO_BOUND, WIDTH - 1 - c if mirrored else c, 0)
                 return hi
             s = _useful_threats(thr, opp_win)
             if i == pick:
@@ -527,7 +539,7 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
     if beta > hi - 1:
         beta = hi - 1
         if alpha >= beta:
-            _store(tt, bits, ctx, key, -NO_BOUND, max(beta, skip_value), -1, 0)
+            _store(t0, b0, ctx, key, -NO_BOUND, max(beta, skip_value), -1, 0)
             return max(beta, skip_value)
 
     store_i64p(ctx, CTX_INTERIOR, load_i64p(ctx, CTX_INTERIOR) + 1)
@@ -572,7 +584,7 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
             if first:
                 store_i64p(ctx, CTX_FIRST_CUTS, load_i64p(ctx, CTX_FIRST_CUTS) + 1)
             work = _log2_work(load_i64p(ctx, CTX_NODES) - nodes)
-            _store(tt, bits, ctx, key, score, NO_BOUND, WIDTH - 1 - c if mirrored else c, work)
+            _store(t0, b0, ctx, key, score, NO_BOUND, WIDTH - 1 - c if mirrored else c, work)
             return score
         first = False
         value = max(value, score)
@@ -582,11 +594,11 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
 
     work = _log2_work(load_i64p(ctx, CTX_NODES) - nodes)
     if alpha > alpha0:
-        _store(tt, bits, ctx, key, alpha, alpha, WIDTH - 1 - best if mirrored else best, work)
+        _store(t0, b0, ctx, key, alpha, alpha, WIDTH - 1 - best if mirrored else best, work)
         return alpha
     # Every move failed low (fail-soft): the best of the children's bounds bounds the node,
     # often below alpha, which saves the driver a window and later visits a search.
-    _store(tt, bits, ctx, key, -NO_BOUND, value, -1, work)
+    _store(t0, b0, ctx, key, -NO_BOUND, value, -1, work)
     return value
 
 
@@ -654,7 +666,8 @@ def solve_root(cur, mask, moves, lo0, need_move, tt, bits, scratch, ctx, bk, bs,
             # table proves it with the entry's move; one from the static bound names none.
             best = load_i64p(scratch, moves * SCRATCH_PER_PLY + CUT_SLOT)
             if best < 0:
-                e = tt_probe(tt, bits, key)
+                tr, br = tt_tier(tt, bits, moves, near_plies(moves))
+                e = tt_probe(tr, br, key)
                 if e != U0 and entry_lower(e) > med:
                     best = entry_move(e)
                     if best >= 0 and mirrored:

@@ -22,6 +22,15 @@ bounds for its key whoever wrote it, so a lost race loses information, never cor
 The first word of a bucket keeps the entry that cost most work (log2 of the nodes below it),
 the second takes everything else (always replaced): expensive results near the root survive
 while the many cheap entries deep in the tree still find a place.
+
+Two tiers: positions with ``NEAR_PLIES`` discs or more (at most 18 empty squares; 22 in a
+search from a middle-game root: small subtrees, but most of the nodes and probes) have
+their own table of ``2**NEAR_BITS``
+words (1 MiB) after the main one. It stays in the processor's caches, where a probe of the
+main table (tens of MB) mostly waits for memory: the solver visits about 20% more nodes
+but at about 1.5x the speed (docs/solver.md, "The near tier"). The main table keeps the
+entries of the costly positions above. A key always maps to the tier of its disc count, so
+each tier is an ordinary table of its own and a hit is still never false.
 """
 
 from __future__ import annotations
@@ -29,7 +38,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .geometry import H1, WIDTH
+from .geometry import H1, SIZE, WIDTH
 from .mem import address, load_u64, prefetch, store_u64
 
 KEY_BITS = WIDTH * H1  # 49 on 7x6
@@ -49,6 +58,35 @@ OFFSET = 32
 #: The smallest table: the check (KEY_BITS + 1 - bits bits) must fit above CHECK_SHIFT.
 MIN_BITS = max(10, KEY_BITS + 1 - 64 + CHECK_SHIFT)
 MAX_BITS = 32
+#: The near tier's size: 2**NEAR_BITS words, 1 MiB (2 MiB and more fell out of this
+#: machine's caches and were slower; larger keys need a larger minimum table).
+NEAR_BITS = max(17, MIN_BITS)
+#: Positions with at least this many discs use the near tier (24 on 7x6) in a search from
+#: a root with fewer than MIDGAME_ROOT discs: with 22 the empty board's tree grew more
+#: than its speed; with 28 the middle game gained less.
+NEAR_PLIES = SIZE - 18
+#: From a root with MIDGAME_ROOT discs or more (12 on 7x6: what the exact row solves past
+#: the 12-ply database), the tree is small enough for the near tier to take every position
+#: with at least NEAR_PLIES_MIDGAME discs (20 on 7x6; 12% faster there than 24).
+MIDGAME_ROOT = SIZE - 30
+NEAR_PLIES_MIDGAME = SIZE - 22
+
+
+@njit(inline="always", nogil=True, cache=True)
+def near_plies(root):
+    """The disc count from which positions use the near tier, in a search from a root with
+    ``root`` discs."""
+    return NEAR_PLIES_MIDGAME if root >= MIDGAME_ROOT else NEAR_PLIES
+
+
+@njit(inline="always", nogil=True, cache=True)
+def tt_tier(tt, bits, moves, near):
+    """(address, bits) of the tier of positions with ``moves`` discs, ``near`` the disc
+    count from which the near tier is used (:func:`near_plies`): the near table right
+    after the main one, or the main table (also for tables too small to have a near tier)."""
+    if moves >= near and bits > NEAR_BITS:
+        return tt + (np.int64(8) << bits), np.int64(NEAR_BITS)
+    return tt, np.int64(bits)
 
 
 @njit(inline="always", nogil=True, cache=True)
@@ -178,11 +216,17 @@ def bits_for_mb(mb: int) -> int:
 
 
 class TranspositionTable:
-    """The table's memory; kernels take its address and ``bits``."""
+    """The table's memory (the main table, then the near tier if the main one is larger);
+    kernels take its address and the main table's ``bits``."""
 
     def __init__(self, hash_mb: int = 64) -> None:
         self.bits = bits_for_mb(hash_mb)
-        self.words = np.zeros(1 << self.bits, dtype=np.uint64)
+        near = 1 << NEAR_BITS if self.bits > NEAR_BITS else 0
+        self.words = np.zeros((1 << self.bits) + near, dtype=np.uint64)
+        # Touch every page now (8-16 ms for 64 MB): the kernel hands out zeroed pages on
+        # first use, and the first searches on a new table spent up to 0.1 s in those page
+        # faults, scattered over their random probes (the exact row's first positions).
+        self.words.fill(0)
         self.addr = address(self.words)
 
     @property

@@ -425,3 +425,33 @@ def test_win_after_next_move_is_settled_with_its_move(solver: Solver) -> None:
         assert res.nodes <= 3, moves  # one call per window: no child is visited
         child = Position.from_moves(moves + str(res.best_move + 1))
         assert (0 if child.is_over else -solver.solve(child).score) == score, moves
+
+
+def test_the_near_tier_takes_the_positions_with_few_empty_squares() -> None:
+    """Positions with NEAR_PLIES discs or more have their own small table after the main
+    one (it stays in the caches); the positions above it keep the main table."""
+    from c4tui.engine.tt import (
+        MIDGAME_ROOT,
+        NEAR_BITS,
+        NEAR_PLIES,
+        NEAR_PLIES_MIDGAME,
+        near_plies,
+    )
+
+    assert near_plies(0) == NEAR_PLIES and near_plies(MIDGAME_ROOT) == NEAR_PLIES_MIDGAME
+
+    small = Solver(hash_mb=1, book=None)  # not larger than the near tier: no tier
+    assert len(small.table.words) == 1 << small.table.bits
+    s = Solver(hash_mb=4, book=None)
+    main = 1 << s.table.bits
+    assert len(s.table.words) == main + (1 << NEAR_BITS)
+    near_rows = [r for r in POSITIONS if len(r[0]) == NEAR_PLIES]
+    for moves, score, cols in near_rows[:5]:
+        pos = Position.from_moves(moves)
+        assert s.solve(pos).score == score and list(s.analyze(pos).scores) == cols
+    assert not s.table.words[:main].any()  # every node had NEAR_PLIES discs or more
+    assert s.table.words[main:].any()
+    moves, score, cols = next(r for r in POSITIONS if len(r[0]) == NEAR_PLIES_MIDGAME - 2
+                              and len(set(r[2]) - {None}) > 2)
+    assert list(s.analyze(Position.from_moves(moves)).scores) == cols
+    assert s.table.words[:main].any()  # the positions above the tier: the main table
