@@ -1,7 +1,7 @@
 """Position keys: mirror images, canonical keys, and the way back from a key to a position.
 
-Pure Python (no numba): the builder, the CLI and the tests use these; the kernels use
-the numba twin in :mod:`c4tui.engine.book_probe`.
+The builder, the CLI and the tests use these on Python ints; the mirror itself is the
+engine's one definition, :func:`c4tui.engine.bitboard.mirror_word`, which the kernels use.
 
 The key ``current + mask`` keeps every column inside its own 7 bits (a column with h discs
 has mask bits ``2^h - 1`` and ``current`` is a subset of them, so the sum is at most
@@ -12,6 +12,7 @@ of a position without decoding it.
 from __future__ import annotations
 
 import numpy as np
+from c4tui.engine.bitboard import mirror_word
 from c4tui.engine.geometry import H1, HEIGHT, WIDTH
 from c4tui.engine.position import Position, has_four
 
@@ -19,11 +20,9 @@ _COL = (1 << H1) - 1
 
 
 def mirror_key(key: int) -> int:
-    """Key of the mirror image (columns reversed) of the position with key ``key``."""
-    m = 0
-    for c in range(WIDTH):
-        m |= ((key >> (c * H1)) & _COL) << ((WIDTH - 1 - c) * H1)
-    return m
+    """Key of the mirror image (columns reversed) of the position with key ``key``
+    (``current + mask`` keeps every column's sum inside its own H1 bits)."""
+    return int(mirror_word(np.uint64(key)))
 
 
 def canonical_key(key: int) -> int:

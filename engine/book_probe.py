@@ -21,27 +21,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .geometry import H1, WIDTH
+from .bitboard import mirror_word
 from .mem import load_i8, load_u64
 
 #: Returned when the position is not in the book (never a score: scores lie in -18..18).
 BOOK_MISS = -128
-
-_COL = np.uint64((1 << H1) - 1)
-_U1 = np.uint64(1)
-
-
-@njit(nogil=True, cache=True)
-def mirror_key(key):
-    """Key of the mirror image: the seven 7-bit column groups in reverse order.
-
-    Valid because ``current + mask`` keeps every column's sum inside its own 7 bits.
-    """
-    m = np.uint64(0)
-    for c in range(WIDTH):
-        col = (key >> np.uint64(c * H1)) & _COL
-        m |= col << np.uint64((WIDTH - 1 - c) * H1)
-    return m
 
 
 @njit(nogil=True, cache=True)
@@ -58,7 +42,7 @@ def book_probe(keys_addr, scores_addr, n, plies, current, mask, ply):
     if ply < 0 or ply > 62 or (plies >> ply) & 1 == 0 or n <= 0:
         return BOOK_MISS
     key = np.uint64(current) + np.uint64(mask)
-    mk = mirror_key(key)
+    mk = mirror_word(key)
     if mk < key:
         key = mk
     lo = 0
