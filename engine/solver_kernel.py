@@ -55,6 +55,10 @@ from .geometry import (
     ZUGZWANG_RULES,
 )
 from .mem import load_i64, load_i64p, store_i64, store_i64p
+
+# The table's functions and constants (the near tier's) are compiled into these kernels:
+# numba's cache notices a change of this file only, so a change of tt.py must come with one
+# here (a changed comment is enough) or an old cache keeps the old table layout.
 from .tt import (
     entry_lower,
     entry_move,

@@ -59,8 +59,9 @@ OFFSET = 32
 MIN_BITS = max(10, KEY_BITS + 1 - 64 + CHECK_SHIFT)
 MAX_BITS = 32
 #: The near tier's size: 2**NEAR_BITS words, 1 MiB (2 MiB and more fell out of this
-#: machine's caches and were slower; larger keys need a larger minimum table).
-NEAR_BITS = max(17, MIN_BITS)
+#: machine's caches and were slower). 0: no near tier, on the large boards whose keys
+#: need a larger minimum table than that (MIN_BITS), which would not stay in the caches.
+NEAR_BITS = 17 if MIN_BITS <= 17 else 0
 #: Positions with at least this many discs use the near tier (24 on 7x6) in a search from
 #: a root with fewer than MIDGAME_ROOT discs: with 22 the empty board's tree grew more
 #: than its speed; with 28 the middle game gained less.
@@ -84,7 +85,7 @@ def tt_tier(tt, bits, moves, near):
     """(address, bits) of the tier of positions with ``moves`` discs, ``near`` the disc
     count from which the near tier is used (:func:`near_plies`): the near table right
     after the main one, or the main table (also for tables too small to have a near tier)."""
-    if moves >= near and bits > NEAR_BITS:
+    if NEAR_BITS > 0 and moves >= near and bits > NEAR_BITS:
         return tt + (np.int64(8) << bits), np.int64(NEAR_BITS)
     return tt, np.int64(bits)
 
@@ -221,7 +222,7 @@ class TranspositionTable:
 
     def __init__(self, hash_mb: int = 64) -> None:
         self.bits = bits_for_mb(hash_mb)
-        near = 1 << NEAR_BITS if self.bits > NEAR_BITS else 0
+        near = 1 << NEAR_BITS if 0 < NEAR_BITS < self.bits else 0
         self.words = np.zeros((1 << self.bits) + near, dtype=np.uint64)
         # Touch every page now (8-16 ms for 64 MB): the kernel hands out zeroed pages on
         # first use, and the first searches on a new table spent up to 0.1 s in those page
