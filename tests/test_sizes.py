@@ -82,6 +82,14 @@ def _digits(moves: list[int]) -> str:
     return "".join(DIGITS[c] for c in moves)
 
 
+def python_on(size: str, code: str) -> str:
+    """Run ``code`` in a new Python process on ``size``; its standard output."""
+    out = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, C4TUI_SIZE=size),
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("size", _sizes())
 def test_size_against_brute_force(size: str) -> None:
@@ -171,11 +179,8 @@ def test_game_files_record_the_size(tmp_path) -> None:
             "    parse_game('[Event \"x\"]\\n1. d1 *', 'old.c4g')\n"
             "except ValueError as e:\n"
             "    print(e)\n")
-    out = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, C4TUI_SIZE="5x4"),
-                         capture_output=True, text=True, timeout=120)
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == ("old.c4g: a 7x6 game (no Size header), but c4tui runs 5x4 "
-                                  "(open it with --size 7x6)")
+    assert python_on("5x4", code).strip() == (
+        "old.c4g: a 7x6 game (no Size header), but c4tui runs 5x4 (open it with --size 7x6)")
 
 
 def test_cli_size_errors() -> None:
@@ -250,12 +255,13 @@ def test_table_layout_fits_every_size(size: str) -> None:
             "assert tt.KEY_BITS == g.WIDTH * (g.HEIGHT + 1) <= 64\n"
             "assert g.MAX_SCORE < 31 and g.HALF - g.SIZE // 2 in (0, 1)\n"
             "assert g.WIDTH + 1 <= 1 << at.MOVE_BITS and int(at.EXACT_MODE_BIT) < 1 << 32\n"
-            "print(tt.MIN_BITS, tt.CHECK_SHIFT)\n")
-    out = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, C4TUI_SIZE=size),
-                         capture_output=True, text=True, timeout=120)
-    assert out.returncode == 0, out.stderr
+            "assert tt.NEAR_BITS == 0 or tt.MIN_BITS <= tt.NEAR_BITS\n"
+            "print(tt.MIN_BITS, tt.CHECK_SHIFT, tt.NEAR_BITS)\n")
+    fields = python_on(size, code).split()
     if size == "7x6":
-        assert out.stdout.split() == ["10", "20"]  # 7x6's layout is unchanged
+        assert fields == ["10", "20", "17"]  # 7x6's layout is unchanged; a 1 MiB near tier
+    if size == "8x7":
+        assert fields[2] == "0"  # a 1 MiB table cannot hold 8x7's checks: no near tier
 
 
 def _app_probe(size: str, cols: int, rows: int) -> dict:
@@ -294,9 +300,6 @@ def test_fen_on_a_wide_board() -> None:
             "    parse_fen('13/12/12/12 x')\n"
             "except ValueError as e:\n"
             "    print(e)\n")
-    out = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, C4TUI_SIZE="12x4"),
-                         capture_output=True, text=True, timeout=120)
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.splitlines() == [
+    assert python_on("12x4", code).splitlines() == [
         "12/12/12/12 x", "12/12/12/x8o1x o", "True",
         "fen rank 4 '13': '13' is neither a disc (x, o) nor 1-12"]
