@@ -25,12 +25,12 @@ while the many cheap entries deep in the tree still find a place.
 
 Two tiers: positions with ``NEAR_PLIES`` discs or more (at most 18 empty squares; 22 in a
 search from a middle-game root: small subtrees, but most of the nodes and probes) have
-their own table of ``2**NEAR_BITS``
-words (1 MiB) after the main one. It stays in the processor's caches, where a probe of the
-main table (tens of MB) mostly waits for memory: the solver visits about 20% more nodes
-but at about 1.5x the speed (docs/solver.md, "The near tier"). The main table keeps the
-entries of the costly positions above. A key always maps to the tier of its disc count, so
-each tier is an ordinary table of its own and a hit is still never false.
+their own table of ``2**NEAR_BITS`` words (1 MiB) after the main one. It stays in the
+processor's caches, where a probe of the main table (tens of MB) mostly waits for memory:
+the solver visits about 20% more nodes but at about 1.6x the speed (docs/solver.md, "The
+near tier"). The main table keeps the entries of the costly positions above. Each tier
+indexes and checks keys with its own size, so each is an ordinary table and a hit is still
+never false, whichever tier a key went to in an earlier search.
 """
 
 from __future__ import annotations
