@@ -1,7 +1,8 @@
 """Position keys: mirror images, canonical keys, and the way back from a key to a position.
 
 The builder, the CLI and the tests use these on Python ints; the mirror itself is the
-engine's one definition, :func:`c4tui.engine.bitboard.mirror_word`, which the kernels use.
+engine's one definition, :func:`c4tui.engine.geometry.mirror_word`, which the kernels
+compile; it needs no numba here.
 
 The key ``current + mask`` keeps every column inside its own 7 bits (a column with h discs
 has mask bits ``2^h - 1`` and ``current`` is a subset of them, so the sum is at most
@@ -12,8 +13,7 @@ of a position without decoding it.
 from __future__ import annotations
 
 import numpy as np
-from c4tui.engine.bitboard import mirror_word
-from c4tui.engine.geometry import H1, HEIGHT, WIDTH
+from c4tui.engine.geometry import H1, HEIGHT, WIDTH, mirror_word
 from c4tui.engine.position import Position, has_four
 
 _COL = (1 << H1) - 1
@@ -100,9 +100,4 @@ def key_to_position(key: int) -> Position:
 
 def mirror_keys(keys: np.ndarray) -> np.ndarray:
     """:func:`mirror_key` of every key of a ``uint64`` array."""
-    keys = np.asarray(keys, dtype=np.uint64)
-    out = np.zeros_like(keys)
-    col = np.uint64(_COL)
-    for c in range(WIDTH):
-        out |= ((keys >> np.uint64(c * H1)) & col) << np.uint64((WIDTH - 1 - c) * H1)
-    return out
+    return mirror_word(np.asarray(keys, dtype=np.uint64))

@@ -8,7 +8,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .geometry import BOARD, BOTTOM, H1, HEIGHT, WIDTH
+from . import geometry
+from .geometry import BOARD, BOTTOM, H1, HEIGHT
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
@@ -98,11 +99,5 @@ def column_of(move):
     return c
 
 
-@njit(inline="always", nogil=True, cache=True)
-def mirror_word(x):
-    """Mirror image of a bitboard word (column c <-> column 6 - c)."""
-    r = U0
-    for c in range(WIDTH):
-        col = (x >> np.uint64(c * H1)) & np.uint64((1 << H1) - 1)
-        r |= col << np.uint64((WIDTH - 1 - c) * H1)
-    return r
+#: The mirror image of a word, compiled from its one definition in :mod:`.geometry`.
+mirror_word = njit(inline="always", nogil=True, cache=True)(geometry.mirror_word)

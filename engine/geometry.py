@@ -151,6 +151,19 @@ EVEN_ROWS = BOTTOM * sum(1 << r for r in range(1, HEIGHT, 2))
 #: Column order from the centre outwards: the usual first guess for move ordering.
 CENTER_ORDER = tuple(WIDTH // 2 + (1 - 2 * (i % 2)) * ((i + 1) // 2) for i in range(WIDTH))
 
+def mirror_word(x):
+    """Mirror image (column c <-> column W-1-c) of a ``uint64`` bitboard word or array.
+
+    Plain numpy operations, so that Python uses it on scalars and arrays without numba,
+    and :mod:`c4tui.engine.bitboard` compiles this same function for the kernels.
+    """
+    r = x & np.uint64(0)
+    for c in range(WIDTH):
+        col = (x >> np.uint64(c * H1)) & np.uint64((1 << H1) - 1)
+        r |= col << np.uint64((WIDTH - 1 - c) * H1)
+    return r
+
+
 # numba-friendly copies
 U_BOTTOM = np.uint64(BOTTOM)
 U_BOARD = np.uint64(BOARD)
