@@ -32,6 +32,8 @@ DEFAULT_HASH_MB = 16
 MAX_HASH_MB = 4096
 #: A table this large takes seconds to allocate and clear: the UI says so.
 SLOW_HASH_MB = 512
+#: Threads of the exact solver (Lazy SMP sharing one table).
+MAX_THREADS = 64
 
 
 def check_node_limit(nodes: int | None) -> int | None:

@@ -19,6 +19,7 @@ from .geometry import IS_DEFAULT, SIZE, WIDTH, column_bits
 from .mem import address
 from .position import Position
 from .scores import win_score
+from .seam import MAX_THREADS
 from .solver_kernel import (
     CTX_ABORT,
     CTX_LIMIT,
@@ -30,7 +31,6 @@ from .solver_kernel import (
 )
 from .tt import TranspositionTable
 
-MAX_THREADS = 64
 #: No floor: below any score (``solve_root`` clamps to the static bound).
 _NO_LO = -64
 #: With several threads, the main thread first searches alone for this many nodes.

@@ -15,6 +15,7 @@ from typing import Annotated, TextIO
 
 import typer
 
+from c4tui.engine.seam import MAX_THREADS
 from c4tui.units import (
     MAX_HASH_MB,
     MAX_NODE_LIMIT,
@@ -90,8 +91,6 @@ def _all_cores() -> int:
 
 def threads(n: int | None) -> int:
     """A ``--threads`` value (None: all cores), or a one-line usage error."""
-    from c4tui.engine.solver import MAX_THREADS  # only commands that solve get here
-
     if n is None:
         return _all_cores()
     if not 1 <= n <= MAX_THREADS:

@@ -25,7 +25,7 @@ from typing import BinaryIO, NoReturn, TextIO
 from c4tui import __version__
 from c4tui.engine.geometry import COLUMN_NAMES, HEIGHT
 from c4tui.engine.position import BLACK, SQUARE_RANGE, WHITE, IllegalMoveError, Position
-from c4tui.engine.seam import DEFAULT_HASH_MB, MAX_HASH_MB
+from c4tui.engine.seam import DEFAULT_HASH_MB, MAX_HASH_MB, MAX_THREADS
 
 from .fen import parse_fen
 from .jobs import AnalysisJob, ExactJob, Resources, SearchJob
@@ -71,8 +71,8 @@ class Option:
 OPTIONS = (
     # MB for each search's table: the solver's and the analysis search's tables 1-2.
     Option("Hash", "spin", DEFAULT_HASH_MB, 1, MAX_HASH_MB),
-    # Threads of the exact solver, up to its MAX_THREADS (MILTON's search uses one).
-    Option("Threads", "spin", 1, 1, 64),
+    # Threads of the exact solver, up to MAX_THREADS (MILTON's search uses one).
+    Option("Threads", "spin", 1, 1, MAX_THREADS),
     # true: perfect play from the exact solver and the books; false: the analysis search
     # within the go limits.
     Option("Exact", "check", False),
