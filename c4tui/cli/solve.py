@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import time
 from typing import Annotated
 
 import typer
@@ -42,7 +43,8 @@ def solve(
         bool, typer.Option("--analyze", "-a", help="Print the score of each column (-1000: full).")
     ] = False,
     stats: Annotated[
-        bool, typer.Option("--stats", help="Append nodes and microseconds of search.")
+        bool, typer.Option("--stats", help="Append nodes and microseconds of search (0 "
+                           "nodes: the books decided the position).")
     ] = False,
     book: options.SOLVER_BOOK = True,
     hash_text: options.SOLVER_HASH = None,
@@ -61,6 +63,7 @@ def solve(
     Scores: a win with the winner's k-th disc scores floor((W*H + 1) / 2) + 1 - k (22 - k
     on 7x6), a draw 0. Other sizes than 7x6 (--size) have no book.
     """
+    from c4tui.book.answer import BookReader
     from c4tui.engine.position import Position
     from c4tui.engine.scores import FULL_COLUMN
 
@@ -68,10 +71,10 @@ def solve(
 
     hash_mb = options.hash_mb(hash_text)
     threads = options.threads(threads)
-    try:
-        solver = build_solver(hash_mb, book, threads)
-    except (ValueError, OSError, MemoryError) as exc:  # e.g. a damaged or missing book
-        fail(f"solve: {exc}", FAILURE)
+    # Positions the books decide are answered without the kernels; the solver (numba and
+    # its kernels: most of a second) is made at the first position they leave open.
+    reader = BookReader() if book else None
+    solver = None
     lines = moves if moves is not None else (ln.rstrip("\r\n") for ln in options.stdin())
     status = 0
     out = sys.stdout
@@ -86,18 +89,31 @@ def solve(
             print(f"c4tui: line {n}: {exc}", file=sys.stderr)  # the other lines go on
             status = USAGE  # bad input (cli/errors.py), even when other lines were solved
             continue
-        if analyze:
-            res = solver.analyze(pos)
-            fields = [str(FULL_COLUMN if s is None else s) for s in res.scores]
+        start = time.perf_counter()
+        answer = None if reader is None else (
+            reader.column_scores(pos) if analyze else reader.score(pos))
+        if answer is not None:
+            scores = answer if analyze else (answer,)
+            nodes, micros = 0, int((time.perf_counter() - start) * 1e6)
         else:
-            res = solver.solve(pos, need_move=False)  # the score is all we print
-            fields = [str(res.score)]
+            if solver is None:
+                try:
+                    solver = build_solver(hash_mb, book, threads)
+                except (ValueError, OSError, MemoryError) as exc:  # e.g. a damaged book
+                    fail(f"solve: {exc}", FAILURE)
+            res = solver.analyze(pos) if analyze else solver.solve(pos, need_move=False)
+            scores = res.scores if analyze else (res.score,)
+            nodes, micros = res.nodes, res.micros
+        fields = [str(FULL_COLUMN if s is None else s) for s in scores]
         if stats:
-            fields += [str(res.nodes), str(res.micros)]
+            fields += [str(nodes), str(micros)]
         out.write(f"{text} {' '.join(fields)}\n")
         out.flush()
-        if verbose_stats and solver.last_stats is not None:
-            print(f"  {_format_stats(solver.last_stats)}", file=sys.stderr, flush=True)
+        if verbose_stats:
+            detail = ("from the books, no search" if answer is not None
+                      else _format_stats(solver.last_stats) if solver.last_stats else None)
+            if detail:
+                print(f"  {detail}", file=sys.stderr, flush=True)
     raise typer.Exit(status)
 
 

@@ -1,0 +1,125 @@
+"""Exact scores read from the books alone, in Python, without the engine's kernels.
+
+The books decide many positions outright: our opening book those with 0-9 discs, the
+12-ply database those with 12, and a position a few discs short of a book's disc count by
+minimax over it (a 10-disc position: at most 49 lookups). ``c4tui solve`` asks a
+:class:`BookReader` first and loads numba and the solver's kernels (most of a second of a
+new process's start) only for a position the books leave open.
+
+The reader loads each book on first need and does not merge them. It never warns: when a
+book it would use is missing or damaged it answers nothing more, so that the caller's
+solver loads the books the usual way (:func:`c4tui.book.load_default`), which says what is
+wrong in one line and goes on without it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from c4tui.engine.geometry import (
+    BOARD,
+    BOTTOM,
+    IS_DEFAULT,
+    SIZE,
+    WIDTH,
+    column_bits,
+    mirror_word,
+    win_score,
+)
+from c4tui.engine.position import Position, winning_squares
+
+from . import db12
+from .format import Book, BookError, load
+
+#: How many plies above a book's disc count a position is still scored by minimax over it
+#: (at most 7^3 = 343 lookups).
+MAX_GAP = 3
+
+
+class BookReader:
+    """The books in use (``C4TUI_BOOK``, ``C4TUI_DB12``), probed from Python."""
+
+    def __init__(self) -> None:
+        self._own: Book | None = None
+        self._db: Book | None = None
+        self._loaded_own = self._loaded_db = False
+        self._failed = False
+
+    # ------------------------------------------------------------------ loading
+    def _books(self, ply: int) -> list[Book]:
+        """The books that may decide a position with ``ply`` discs (loaded on first need:
+        the database only past the opening book, within MAX_GAP plies of 12 discs)."""
+        from . import db12_enabled, default_path  # the package imports this module
+
+        if self._failed:
+            return []
+        try:
+            if not self._loaded_own:
+                self._loaded_own = True
+                path = default_path()
+                if path is not None and IS_DEFAULT:
+                    self._own = load(path)
+            if (not self._loaded_db and self._own is not None and ply > self._own.max_ply
+                    and ply + MAX_GAP >= db12.DB12_PLY and db12_enabled()):
+                self._loaded_db = True
+                self._db = db12.load_db12(convert_if_needed=False)
+        except BookError:
+            self._failed = True  # the solver's loader reports it, or converts the database
+            return []
+        return [b for b in (self._own, self._db) if b is not None]
+
+    # ------------------------------------------------------------------ answers
+    def score(self, pos: Position) -> int | None:
+        """Exact score of ``pos`` for the side to move, or ``None`` if the books leave it
+        open (also for a finished game)."""
+        if pos.is_over:
+            return None
+        return self._value(pos.current, pos.mask, pos.ply, self._books(pos.ply))
+
+    def column_scores(self, pos: Position) -> tuple[int | None, ...] | None:
+        """Exact score of each column (``None``: full), or ``None`` if the books do not
+        decide every playable column."""
+        if pos.is_over:
+            return None
+        books = self._books(pos.ply + 1)
+        if not books:
+            return None
+        cur, mask, ply = pos.current, pos.mask, pos.ply
+        wins = winning_squares(cur, mask)
+        playable = (mask + BOTTOM) & BOARD
+        out: list[int | None] = []
+        for col in range(WIDTH):
+            move = playable & column_bits(col)
+            if not move:
+                out.append(None)
+            elif move & wins:
+                out.append(win_score(ply))
+            else:
+                v = self._value(cur ^ mask, mask | move, ply + 1, books)
+                if v is None:
+                    return None
+                out.append(-v)
+        return tuple(out)
+
+    def _value(self, cur: int, mask: int, ply: int, books: list[Book]) -> int | None:
+        """Negamax over the books: the exact score of (``cur``, ``mask``), or ``None``."""
+        if not books or ply >= SIZE:
+            return None
+        playable = (mask + BOTTOM) & BOARD
+        if winning_squares(cur, mask) & playable:
+            return win_score(ply)  # the books leave out positions won at once
+        for book in books:
+            if book.plies >> ply & 1:
+                key = np.uint64(cur + mask)
+                return book.lookup_key(int(min(key, mirror_word(key))))
+        if not any(book.plies >> p & 1 for book in books
+                   for p in range(ply + 1, min(ply + MAX_GAP, SIZE) + 1)):
+            return None
+        best: int | None = None
+        for col in range(WIDTH):
+            move = playable & column_bits(col)
+            if move:
+                v = self._value(cur ^ mask, mask | move, ply + 1, books)
+                if v is None:
+                    return None
+                best = -v if best is None else max(best, -v)
+        return best
