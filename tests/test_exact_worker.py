@@ -180,3 +180,36 @@ def test_entries_are_capped():
         assert w.entry(Position.from_moves("1")) is None  # the oldest dropped
     finally:
         w.shutdown()
+
+
+class LineSolver(FakeSolver):
+    """A FakeSolver that also answers the lines' solves (the first legal column), noting
+    how many analyses came before the first of them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.analyses_before_lines: int | None = None
+
+    def solve(self, pos: Position, need_move: bool = True):
+        from c4tui.engine.solver import SolveResult
+
+        if self.analyses_before_lines is None:
+            self.analyses_before_lines = len(self.calls)
+        return SolveResult(0, pos.legal_moves()[0], 1, 1)
+
+
+def test_the_next_moves_are_pondered_before_the_lines_for_a_while():
+    """The user's next move shows its values at once: the children come before the lines
+    (for ``ponder_first`` seconds), and the lines still come."""
+    pos = Position.from_moves("4453")
+    for ponder_first, before in ((5.0, 1 + len(children(pos))), (0.0, 1)):
+        solver = LineSolver()
+        w = worker(solver, lines=True, ponder_first=ponder_first)
+        try:
+            w.want(pos)
+            wait_for(lambda w=w: (e := w.entry(pos)) is not None and e.lines_done,
+                     "the lines")
+            assert solver.analyses_before_lines == before, ponder_first
+            assert all(len(w.entry(pos).line(c)) > 1 for c in range(7))
+        finally:
+            w.shutdown()

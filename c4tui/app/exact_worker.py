@@ -5,8 +5,9 @@ evaluates MILTON's threat-fill verdict for it (microseconds). When the viewed po
 solved, the thread *ponders*: it solves the positions after each of its moves, best moves
 first, so that the move the user plays next shows its exact values at once (the 12- to
 16-disc middle game, which no book covers, takes up to a few hundred milliseconds per
-position). Before it ponders, it finds a perfect-play line behind each of the viewed
-position's values (engine/pv.py), each within its own budget. A new request stops a ponder
+position). It also finds a perfect-play line behind each of the viewed position's values
+(engine/pv.py), each within its own budget: after the first ``PONDER_FIRST`` seconds of
+pondering (the next move's values matter most), then it ponders on. A new request stops a ponder
 or a line at once; the UI's tick aborts a solve that exceeds its time budget or whose
 position is no longer viewed (``Solver.stop`` only sets a flag).
 """
@@ -25,7 +26,7 @@ from c4tui.engine.seam import ThreatVerdict
 from .engine_view import ExactEntry, ExactStatus, line_ends
 from .loader import Engine, lower_thread_priority
 from .position_cache import PositionCache
-from .settings import EXACT_BUDGET, LINE_BUDGET, RECENT_POSITIONS
+from .settings import EXACT_BUDGET, LINE_BUDGET, PONDER_FIRST, RECENT_POSITIONS
 
 
 @dataclass(frozen=True)
@@ -46,17 +47,22 @@ class ExactWorker:
 
     def __init__(self, engine: Engine, budget: float = EXACT_BUDGET,
                  on_done: Callable[[], None] | None = None, ponder: bool = True,
-                 lines: bool = True, line_budget: float = LINE_BUDGET) -> None:
+                 lines: bool = True, line_budget: float = LINE_BUDGET,
+                 ponder_first: float = PONDER_FIRST) -> None:
         """``on_done`` is called (on the worker thread) after each finished solve of a
         wanted position and each line found; ``ponder``: solve the wanted position's
-        children while idle; ``lines``: first find a perfect-play line behind each of
-        its values, each within ``line_budget`` seconds."""
+        children while idle; ``lines``: find a perfect-play line behind each of its
+        values, each within ``line_budget`` seconds, once its children have been pondered
+        for ``ponder_first`` seconds."""
         self._engine = engine
         self._on_done = on_done
         self._budget = budget
         self._ponder = ponder
         self._lines = lines
         self._line_budget = line_budget
+        self._ponder_first = ponder_first
+        # (key, until): the wanted position just solved, whose children come before its lines
+        self._children_first: tuple[int, float] = (0, 0.0)
         self._lock = threading.Lock()
         self._wake = threading.Event()
         self._quit = threading.Event()
@@ -133,6 +139,10 @@ class ExactWorker:
                 entry = self._entries.get(key)
                 find_lines = self._lines and entry is not None \
                     and entry.status is ExactStatus.DONE and not entry.lines_done
+                first_key, until = self._children_first
+                if find_lines and first_key == key and time.monotonic() < until \
+                        and self._next_ponder(pos) is not None:
+                    find_lines = False  # the children first, for a while
             if find_lines and entry is not None:
                 self._find_lines(pos, entry)
                 self._wake.set()  # next: the wanted position, or a ponder
@@ -155,6 +165,8 @@ class ExactWorker:
                 wanted = self._want is not None and self._want.key() == tkey
                 if entry is not None and (entry.status is ExactStatus.DONE or not job.ponder):
                     self._entries[tkey] = entry
+                    if not job.ponder and entry.status is ExactStatus.DONE:
+                        self._children_first = (tkey, time.monotonic() + self._ponder_first)
                 elif not job.ponder:
                     self._entries.pop(tkey, None)  # solve it again if the user comes back
                 elif time.monotonic() - job.started > self._budget:

@@ -13,6 +13,9 @@ EXACT_BUDGET = 3.0
 #: Seconds the solver may spend on each column's perfect-play line after the values (a
 #: longer line is cut there, a correct beginning; opening lines take seconds, others ms).
 LINE_BUDGET = 1.0
+#: Seconds the exact solver first spends on the positions after the viewed one's moves
+#: (the user's next move shows its values at once) before it finds the lines.
+PONDER_FIRST = 0.5
 #: Positions whose engine results the app keeps (exact values and lines, verdicts, column
 #: and graph values): the most recently viewed; an older one is analysed again when viewed.
 RECENT_POSITIONS = 1024
