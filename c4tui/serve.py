@@ -16,6 +16,8 @@ from typing import Annotated
 
 import typer
 
+from c4tui.cli.size import SIZE_OPTION, check_size
+
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 
@@ -72,9 +74,12 @@ def register(app: typer.Typer) -> None:
         public_url: Annotated[str | None, typer.Option(
             "--public-url", help="The URL browsers use, when it differs (a reverse proxy: "
             "https://c4.example.org).", show_default=False)] = None,
+        size: SIZE_OPTION = None,
     ) -> None:
         """Serve the workstation to a web browser (textual-serve; see docs/serve.md)."""
         from c4tui.cli.errors import FAILURE, fail
+
+        check_size(size, "serve")  # the sessions inherit the size (C4TUI_SIZE)
 
         try:
             serve(host, port, public=public, public_url=public_url, args=target)

@@ -64,6 +64,14 @@ def test_help_has_text_for_every_option_and_no_rst(words):
     assert options_without_help(text) == [], text
 
 
+def test_every_command_of_the_engine_lists_size():
+    """--size works anywhere on the command line; each command that runs the engine says
+    so in its own help."""
+    for words in (["open"], ["solve"], ["analyze"], ["review"], ["selfplay"], ["bench"],
+                  ["book"], ["engine"], ["serve"]):
+        assert "--size" in _help(*words), words
+
+
 def test_options_without_help_finds_them():
     import typer
 

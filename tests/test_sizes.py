@@ -193,6 +193,20 @@ def test_cli_size_errors() -> None:
         assert out.stderr.startswith("c4tui: --size: size ") and out.stderr.count("\n") == 1
 
 
+def test_bench_on_another_size_runs_the_empty_board_only() -> None:
+    """The benchmark sets and BitBully are 7x6: on 5x4 (the default run's size) bench says
+    so in one line, and its --empty solves the 5x4 board (a draw) without the peer."""
+    run = [sys.executable, "-m", "c4tui", "--size", "5x4", "bench", "-t", "1"]
+    out = subprocess.run([*run, "-n", "1"], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2 and out.stderr == (
+        "c4tui: bench: on 5x4 only --empty runs (the benchmark sets, the scored positions "
+        "and BitBully are 7x6)\n")
+    out = subprocess.run([*run, "--empty", "--hash", "4"], capture_output=True, text=True,
+                         timeout=900, env={**os.environ, "COLUMNS": "200"})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("c4tui: empty board score 0,") and "BitBully" not in out.stdout
+
+
 def test_cli_solves_another_size() -> None:
     """`c4tui solve --size 5x4 -a` (the default run's size: no second compilation): no
     book, the generalised scores (5x4: 11 - k), the brute force's column scores."""

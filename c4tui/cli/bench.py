@@ -22,6 +22,7 @@ from rich.table import Table
 from . import options
 from .errors import fail
 from .peers import BitBullySolver, optional_peer
+from .size import SIZE_OPTION, check_size
 
 DEFAULT_SETS = ("Test_L2_R2", "Test_L1_R2")
 EMPTY_HASH_MB = 256  # the empty board's tree is large: a bigger table than the solver's
@@ -114,12 +115,24 @@ def bench(
                      "'default'): positions of Test_L1_R2 and Test_L1_R3 within its plies "
                      "solved with and without it, and --analyze timings."),
     ] = None,
+    size: SIZE_OPTION = None,
 ) -> None:
-    """Mean time and nodes per position, ours against BitBully's, and their ratio (no book)."""
-    from c4tui.engine.position import Position
-    from c4tui.engine.solver import Solver
+    """Mean time and nodes per position, ours against BitBully's, and their ratio (no book).
 
+    On another board size than 7x6 only ``--empty`` runs, without the peer: the benchmark
+    sets, the scored positions and BitBully are 7x6.
+    """
+    from c4tui.engine.geometry import IS_DEFAULT, NAME
+    from c4tui.engine.position import Position
+    from c4tui.engine.solver import Solver, warmup_position
+
+    check_size(size, "bench")
     threads = options.threads(threads)
+    if not IS_DEFAULT:
+        if not empty:
+            fail(f"bench: on {NAME} only --empty runs (the benchmark sets, the scored "
+                 "positions and BitBully are 7x6)")
+        peer = False
     if latency or accuracy:
         from .bench_latency import bench_accuracy, bench_latency, positions_file
 
@@ -145,7 +158,7 @@ def bench(
     other = optional_peer(console, BitBullySolver) if peer else None
     solver = Solver(book=None, threads=threads, **options.given(hash_mb=hash_mb))
     hash_mb = solver.table.size_bytes >> 20
-    solver.solve(Position.from_moves("2252576253462244111563365343671351441"))  # load kernels
+    solver.solve(warmup_position())  # load the kernels
 
     if empty:
         _bench_empty(console, solver, other)

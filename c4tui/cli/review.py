@@ -16,6 +16,7 @@ import typer
 
 from . import options
 from .errors import FAILURE, fail
+from .size import SIZE_OPTION, check_size
 
 
 def review(
@@ -30,6 +31,7 @@ def review(
     book: options.SOLVER_BOOK = True,
     hash_text: options.SOLVER_HASH = None,
     threads: options.SOLVER_THREADS = None,
+    size: SIZE_OPTION = None,
 ) -> None:
     """Review a game: the exact value of every move, its mistakes and the better moves."""
     from c4tui.review import Reviewer
@@ -37,6 +39,7 @@ def review(
     from .open import resolve_target
     from .solve import build_solver
 
+    check_size(size, "review")
     hash_mb = options.hash_mb(hash_text)
     threads = options.threads(threads)
     if not "".join(game).strip():  # "" would name the current directory

@@ -11,6 +11,7 @@ import typer
 
 from . import options
 from .errors import fail
+from .size import SIZE_OPTION, check_size
 
 DEFAULT_NODES = "100k"  # per move: MILTON's experiments, and a run of minutes
 
@@ -65,6 +66,7 @@ def selfplay(
                      help=f"Tables of each side's search ({options.HASH_HELP}; default: "
                      "the search's)."),
     ] = None,
+    size: SIZE_OPTION = None,
 ) -> None:
     """MILTON's self-play test: the 49 two-ply openings, twice each with colours swapped.
 
@@ -75,6 +77,7 @@ def selfplay(
     from c4tui.engine.analysis_bench import openings as all_openings
     from c4tui.engine.analysis_bench import selfplay as run
 
+    check_size(size, "selfplay")
     budget = options.nodes(nodes)
     hash_mb = options.hash_mb(hash_text)
     if not 1 <= openings <= 49:
