@@ -7,12 +7,14 @@ board being given the exact values of the new position is taken; then the move i
 back.
 
     .venv/bin/python docs/scripts/exact_row_latency.py [--discs 12] [--limit 25] [--auto]
-        [--threads N] [--think SECONDS]
+        [--threads N] [--think SECONDS] [--solver]
 
 ``--auto``: with the analysis search running too (the app's default); ``--threads``: the
 exact solver's threads instead of the app's setting (every core); ``--think``: seconds the
 "user" looks at the position before each move (0.05 by default), during which the exact
-worker ponders the moves.
+worker ponders the moves. ``--solver``: no app, the solver alone (the app's table size,
+every core, its table cleared before each start position): ``Solver.analyze`` of each
+position, with the slowest listed.
 """
 
 from __future__ import annotations
@@ -78,6 +80,36 @@ async def measure(discs: int, limit: int, auto: bool = False,
     return times
 
 
+def solver_alone(discs: int, limit: int, threads: int | None) -> list[float]:
+    """Milliseconds of ``Solver.analyze`` of each move into ``discs`` discs; prints the
+    slowest five with their nodes."""
+    import os
+
+    from c4tui.book import load_default
+    from c4tui.engine.solver import Solver
+
+    from c4tui.app.settings import SOLVER_HASH_MB
+
+    solver = Solver(SOLVER_HASH_MB, book=load_default(), threads=threads or os.cpu_count())
+    solver.analyze(Position.from_moves("44"))  # load the kernels
+    rows = []
+    for moves in [r[0] for r in load_positions() if len(r[0]) == discs - 1][:limit]:
+        pos = Position.from_moves(moves)
+        solver.clear()
+        solver.analyze(pos)
+        for c in range(7):
+            if not pos.can_play(c) or pos.is_winning_move(c):
+                continue
+            child = pos.copy()
+            child.play(c)
+            t0 = time.perf_counter()
+            res = solver.analyze(child)
+            rows.append((1000 * (time.perf_counter() - t0), res.nodes, child.digits()))
+    for ms, nodes, digits in sorted(rows, reverse=True)[:5]:
+        print(f"  {digits}: {ms:.1f} ms, {nodes:,} nodes")
+    return [r[0] for r in rows]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--discs", type=int, default=12)
@@ -86,12 +118,16 @@ def main() -> None:
     ap.add_argument("--threads", type=int, help="the exact solver's threads")
     ap.add_argument("--think", type=float, default=0.05,
                     help="seconds before each move (the exact worker ponders meanwhile)")
+    ap.add_argument("--solver", action="store_true", help="the solver alone, no app")
     args = ap.parse_args()
-    if args.threads:
-        import c4tui.app.loader as loader
+    if args.solver:
+        times = sorted(solver_alone(args.discs, args.limit, args.threads))
+    else:
+        if args.threads:
+            import c4tui.app.loader as loader
 
-        loader.SOLVER_THREADS = args.threads
-    times = sorted(asyncio.run(measure(args.discs, args.limit, args.auto, args.think)))
+            loader.SOLVER_THREADS = args.threads
+        times = sorted(asyncio.run(measure(args.discs, args.limit, args.auto, args.think)))
     n = len(times)
     print(f"{n} moves into {args.discs} discs: median {statistics.median(times):.1f} ms, "
           f"p95 {times[int(0.95 * (n - 1))]:.1f} ms, max {times[-1]:.1f} ms, "
