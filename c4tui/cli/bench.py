@@ -119,7 +119,7 @@ def bench(
 ) -> None:
     """Mean time and nodes per position, ours against BitBully's, and their ratio (no book).
 
-    On another board size than 7x6 only ``--empty`` runs, without the peer: the benchmark
+    On another board size than 7x6 only --empty runs, without the peer: the benchmark
     sets, the scored positions and BitBully are 7x6.
     """
     from c4tui.engine.geometry import IS_DEFAULT, NAME
