@@ -14,17 +14,7 @@ wrong in one line and goes on without it.
 
 from __future__ import annotations
 
-import numpy as np
-from c4tui.engine.geometry import (
-    BOARD,
-    BOTTOM,
-    IS_DEFAULT,
-    SIZE,
-    WIDTH,
-    column_bits,
-    mirror_word,
-    win_score,
-)
+from c4tui.engine.geometry import BOARD, BOTTOM, IS_DEFAULT, SIZE, WIDTH, column_bits, win_score
 from c4tui.engine.position import Position, winning_squares
 
 from . import db12
@@ -109,8 +99,7 @@ class BookReader:
             return win_score(ply)  # the books leave out positions won at once
         for book in books:
             if book.plies >> ply & 1:
-                key = np.uint64(cur + mask)
-                return book.lookup_key(int(min(key, mirror_word(key))))
+                return book.lookup(cur, mask)
         if not any(book.plies >> p & 1 for book in books
                    for p in range(ply + 1, min(ply + MAX_GAP, SIZE) + 1)):
             return None

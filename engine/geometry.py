@@ -151,6 +151,7 @@ EVEN_ROWS = BOTTOM * sum(1 << r for r in range(1, HEIGHT, 2))
 #: Column order from the centre outwards: the usual first guess for move ordering.
 CENTER_ORDER = tuple(WIDTH // 2 + (1 - 2 * (i % 2)) * ((i + 1) // 2) for i in range(WIDTH))
 
+
 def mirror_word(x):
     """Mirror image (column c <-> column W-1-c) of a ``uint64`` bitboard word or array.
 

@@ -5,9 +5,9 @@ evaluates MILTON's threat-fill verdict for it (microseconds). When the viewed po
 solved, the thread *ponders*: it solves the positions after each of its moves, best moves
 first, so that the move the user plays next shows its exact values at once (the 12- to
 16-disc middle game, which no book covers, takes up to a few hundred milliseconds per
-position). It also finds a perfect-play line behind each of the viewed position's values
-(engine/pv.py), each within its own budget: after the first ``PONDER_FIRST`` seconds of
-pondering (the next move's values matter most), then it ponders on. A new request stops a ponder
+position). It ponders for ``PONDER_FIRST`` seconds first (the next move's values matter
+most), then finds a perfect-play line behind each of the viewed position's values
+(engine/pv.py), each within its own budget, then ponders on. A new request stops a ponder
 or a line at once; the UI's tick aborts a solve that exceeds its time budget or whose
 position is no longer viewed (``Solver.stop`` only sets a flag).
 """
