@@ -27,6 +27,8 @@ __all__ = ["MAX_HASH_MB", "MAX_NODE_LIMIT", "PERFECT", "UnitError", "parse_count
            "parse_strength"]
 
 _SUFFIXES = {"k": 10**3, "m": 10**6, "g": 10**9}
+#: The longest text read as a number: any value in range, however written, is shorter.
+MAX_NUMBER_CHARS = 256
 
 
 class UnitError(ValueError):
@@ -34,6 +36,9 @@ class UnitError(ValueError):
 
 
 def _decimal(text: str, what: str, shown: str) -> Decimal:
+    if len(text) > MAX_NUMBER_CHARS:  # Decimal's work grows with the text: no 1 MB numbers
+        raise UnitError(f"{what}: {shown!r} is not a number (longer than {MAX_NUMBER_CHARS} "
+                        "characters)")
     try:
         value = Decimal(text)
     except DecimalException:
@@ -62,8 +67,9 @@ def parse_count(text: str, what: str, lo: int = 1, hi: int = MAX_NODE_LIMIT) -> 
     ``what`` names the value in the message (``--nodes``, ``node limit``). Raises
     :class:`UnitError` for anything that is not a whole number within ``[lo, hi]``.
     """
-    shown = _clip(str(text).strip())
-    t = shown.lower().replace("_", "").replace(",", "")
+    full = str(text).strip()
+    shown = _clip(full)  # the message quotes this; the whole text is read
+    t = full.lower().replace("_", "").replace(",", "")
     mult = _SUFFIXES.get(t[-1:], 1)
     if mult > 1:
         t = t[:-1].rstrip()
@@ -80,8 +86,9 @@ def parse_mb(text: str, what: str, lo: int = 1, hi: int = MAX_HASH_MB) -> int:
 
     A fraction is an error rather than silently rounded: tables come in whole MB.
     """
-    shown = _clip(str(text).strip())
-    value = _decimal(shown.replace("_", ""), what, shown)
+    full = str(text).strip()
+    shown = _clip(full)
+    value = _decimal(full.replace("_", ""), what, shown)
     return _whole(value, lo, hi, what, shown, " MB")
 
 
@@ -92,11 +99,12 @@ PERFECT = "perfect"
 def parse_strength(text: str, what: str) -> int | None:
     """A play-mode strength: ``perfect`` (None: the exact solver) or a node budget such as
     ``10k`` or ``1M`` for the analysis search; :class:`UnitError` otherwise."""
-    shown = _clip(str(text).strip())
-    if shown.lower() == PERFECT:
+    full = str(text).strip()
+    shown = _clip(full)
+    if full.lower() == PERFECT:
         return None
     try:
-        return parse_count(shown, what)
+        return parse_count(full, what)
     except UnitError as exc:
         if "is not a number" not in str(exc):
             raise  # a node count out of range says so

@@ -89,6 +89,28 @@ MOVE_CHARS = "123456789ABC"[:WIDTH]
 #: How the notations' columns and squares read in messages: "1-7", "a1-g6" on 7x6.
 COLUMN_RANGE = f"1-{MOVE_CHARS[-1]}"
 SQUARE_RANGE = f"a1-{COLUMN_NAMES[-1]}{HEIGHT}"
+#: How much of a bad word a message quotes (a word may be thousands of characters long).
+SHOWN_CHARS = 40
+
+
+def parse_square(word: str) -> tuple[int, int] | None:
+    """The 0-based (column, row) of a square name such as ``d1`` (any case), or None.
+
+    The one square grammar of every notation. The row is converted only when it has at
+    most two ASCII digits: ``int`` refuses more than 4300 digits with a ``ValueError`` of
+    its own, and ``str.isdigit`` alone takes ``"²"``, which ``int`` refuses too.
+    """
+    low, row = word.lower(), word[1:]
+    if not (1 <= len(row) <= 2 and row.isascii() and row.isdigit()) or low[0] not in COLUMN_NAMES:
+        return None
+    r = int(row) - 1
+    return (COLUMN_NAMES.index(low[0]), r) if 0 <= r < HEIGHT else None
+
+
+def shown(word: str, width: int = SHOWN_CHARS) -> str:
+    """``repr(word)`` of at most ``width`` characters (an ellipsis marks a cut): what an
+    error message quotes of the input."""
+    return repr(word if len(word) <= width else word[: width - 1] + "…")
 
 
 class Position:
@@ -141,16 +163,14 @@ class Position:
             if token.rstrip(".").isdigit():
                 continue  # a move number
             n += 1
-            tok = token.lower()
-            if (len(tok) < 2 or tok[0] not in COLUMN_NAMES or not tok[1:].isdigit()
-                    or not 1 <= int(tok[1:]) <= HEIGHT):
+            square = parse_square(token)
+            if square is None:
                 raise IllegalMoveError(
-                    f"move {n} {token!r}: not a square (expected {SQUARE_RANGE})")
-            col = COLUMN_NAMES.index(tok[0])
-            row = int(tok[1:]) - 1
+                    f"move {n} {shown(token)}: not a square (expected {SQUARE_RANGE})")
+            col, row = square
             if pos.can_play(col) and pos.height(col) != row:
                 raise IllegalMoveError(
-                    f"move {n} {token!r}: a disc in column {tok[0]} lands on "
+                    f"move {n} {token!r}: a disc in column {COLUMN_NAMES[col]} lands on "
                     f"{square_name(col, pos.height(col))}"
                 )
             pos._play_checked(col, n)

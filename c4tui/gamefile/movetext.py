@@ -17,13 +17,15 @@ import re
 import textwrap
 from dataclasses import dataclass
 
-from c4tui.engine.geometry import COLUMN_NAMES, HEIGHT
+from c4tui.engine.geometry import COLUMN_NAMES
 from c4tui.engine.position import (
     COLUMN_RANGE,
     MOVE_CHARS,
     SQUARE_RANGE,
     IllegalMoveError,
     Position,
+    parse_square,
+    shown,
     square_name,
 )
 
@@ -200,15 +202,14 @@ class _Builder:
         for word in tok.text.split(","):
             if not word or word.rstrip(".…").isdigit():
                 continue  # a move number: 1. or 2... (not checked)
-            low = word.lower()
-            where = f"move {self.pos.ply + 1} {word!r}"
-            if (len(low) < 2 or low[0] not in COLUMN_NAMES or not low[1:].isdigit()
-                    or not 1 <= int(low[1:]) <= HEIGHT):
+            where = f"move {self.pos.ply + 1} {shown(word)}"
+            square = parse_square(word)
+            if square is None:
                 raise MoveTextError(tok.line, f"{where}: not a square (expected {SQUARE_RANGE})")
-            col = COLUMN_NAMES.index(low[0])
-            if self.pos.can_play(col) and self.pos.height(col) != int(low[1:]) - 1:
-                raise MoveTextError(tok.line, f"{where}: a disc in column {low[0]} lands on "
-                                    f"{square_name(col, self.pos.height(col))}")
+            col, row = square
+            if self.pos.can_play(col) and self.pos.height(col) != row:
+                raise MoveTextError(tok.line, f"{where}: a disc in column {COLUMN_NAMES[col]} "
+                                    f"lands on {square_name(col, self.pos.height(col))}")
             self._play(col, tok.line)
 
     def _play(self, col: int, line: int) -> None:

@@ -20,8 +20,9 @@ playing those moves gives (winner, draw and all).
 
 from __future__ import annotations
 
+from c4tui.bounded import small_int
 from c4tui.engine.geometry import COLUMN_NAMES, HEIGHT, WIDTH, square_bit
-from c4tui.engine.position import BLACK, WHITE, Position, has_four
+from c4tui.engine.position import BLACK, WHITE, Position, has_four, shown
 
 __all__ = ["FenError", "START_FEN", "parse_fen", "to_fen"]
 
@@ -59,27 +60,29 @@ def _read_board(board: str) -> list[list[int]]:
     """Column lists of owners, bottom first, from the ranks field."""
     ranks = board.split("/")
     if len(ranks) != HEIGHT:
-        raise FenError(f"fen {board!r}: {len(ranks)} ranks, expected {HEIGHT} separated by '/'")
+        raise FenError(f"fen {shown(board)}: {len(ranks)} ranks, expected {HEIGHT} "
+                       "separated by '/'")
     grid: list[list[int | None]] = [[None] * HEIGHT for _ in range(WIDTH)]
     for i, rank in enumerate(ranks):
         row = HEIGHT - 1 - i
         col = 0
         for ch, run in _tokens(rank):
-            if run and 1 <= int(run) <= WIDTH:
-                col += int(run)
+            n = small_int(run, 2)  # a run of 5000 digits is not converted
+            if n is not None and 1 <= n <= WIDTH:
+                col += n
             elif ch and ch.lower() in DISC:
                 if col < WIDTH:
                     grid[col][row] = DISC.index(ch.lower())
                 col += 1
             else:
                 raise FenError(
-                    f"fen rank {row + 1} {rank!r}: {ch or run!r} is neither a disc (x, o) "
-                    f"nor 1-{WIDTH}"
+                    f"fen rank {row + 1} {shown(rank)}: {shown(ch or run)} is neither a disc "
+                    f"(x, o) nor 1-{WIDTH}"
                 )
             if col > WIDTH:
                 break
         if col != WIDTH:
-            raise FenError(f"fen rank {row + 1} {rank!r}: {col} squares, expected {WIDTH}")
+            raise FenError(f"fen rank {row + 1} {shown(rank)}: {col} squares, expected {WIDTH}")
     columns: list[list[int]] = []
     for col in range(WIDTH):
         cells = grid[col]
@@ -174,7 +177,7 @@ def parse_fen(text: str) -> Position:
     if not fields:
         raise FenError(f"fen: empty (expected {HEIGHT} ranks, e.g. {START_FEN})")
     if len(fields) > 2:
-        raise FenError(f"fen {text!r}: expected the ranks and the side to move, "
+        raise FenError(f"fen {shown(text)}: expected the ranks and the side to move, "
                        f"found {len(fields)} fields")
     columns = _read_board(fields[0])
     counts = [sum(c.count(p) for c in columns) for p in (WHITE, BLACK)]
@@ -185,7 +188,7 @@ def parse_fen(text: str) -> Position:
     if len(fields) == 2:
         side = fields[1].lower()
         if side not in DISC:
-            raise FenError(f"fen side to move {fields[1]!r}: expected x or o")
+            raise FenError(f"fen side to move {shown(fields[1])}: expected x or o")
         if DISC.index(side) != to_move:
             raise FenError(f"fen side to move {side}: with {counts[0]} x and {counts[1]} o "
                            f"discs {DISC[to_move]} is to move")

@@ -4,13 +4,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from c4tui.bounded import clip, small_int
 from c4tui.engine.geometry import SIZE
-from c4tui.engine.position import WHITE, Position
+from c4tui.engine.position import WHITE, Position, shown
+from c4tui.engine.seam import MAX_NODE_LIMIT
 
 #: Kept back from a clock or a ``movetime``: reading, answering and the runner's own work.
 SAFETY_MS = 30
 #: The least a timed search is given, even on an almost empty clock.
 MIN_BUDGET_MS = 5
+#: The largest time ``go`` takes, a year in milliseconds: no game lasts that long, and a
+#: bound says so instead of taking 10^30 ms as a time.
+MAX_GO_MS = 365 * 24 * 3600 * 1000
 
 
 @dataclass(frozen=True)
@@ -71,23 +76,24 @@ def parse_go(words: list[str]) -> GoLimits:
             i += 1
             continue
         if word not in _INT_ARGS:
-            raise ValueError(f"go: unknown limit {words[i]!r} (expected depth, nodes, "
+            raise ValueError(f"go: unknown limit {shown(words[i])} (expected depth, nodes, "
                              f"movetime, p1time, p2time, p1inc, p2inc or infinite)")
         if word in values:
             raise ValueError(f"go: {word} given twice")
         if i + 1 >= len(words):
             raise ValueError(f"go: {word} needs a number")
         text = words[i + 1]
-        try:
-            n = int(text)
-        except ValueError:
-            raise ValueError(f"go: {word} {text!r} is not a whole number") from None
+        n = small_int(text, signed=True)
+        if n is None:
+            raise ValueError(f"go: {word} {shown(text)} is not a whole number")
         if word == "depth" and not 1 <= n <= SIZE:
-            raise ValueError(f"go: depth {n}: expected 1 to {SIZE} plies")
-        if word == "nodes" and n < 1:
-            raise ValueError(f"go: nodes {n}: expected at least 1")
+            raise ValueError(f"go: depth {clip(text)}: expected 1 to {SIZE} plies")
+        if word == "nodes" and not 1 <= n <= MAX_NODE_LIMIT:
+            raise ValueError(f"go: nodes {clip(text)}: expected 1 to {MAX_NODE_LIMIT:,}")
         if word in ("movetime", "p1inc", "p2inc") and n < 0:
-            raise ValueError(f"go: {word} {n}: expected milliseconds, 0 or more")
+            raise ValueError(f"go: {word} {clip(text)}: expected milliseconds, 0 or more")
+        if abs(n) > MAX_GO_MS:
+            raise ValueError(f"go: {word} {clip(text)}: expected at most {MAX_GO_MS:,} ms")
         values[word] = n
         i += 2
     return GoLimits(**values)  # type: ignore[arg-type]

@@ -23,8 +23,16 @@ from dataclasses import dataclass
 from typing import BinaryIO, NoReturn, TextIO
 
 from c4tui import __version__
-from c4tui.engine.geometry import COLUMN_NAMES, HEIGHT
-from c4tui.engine.position import BLACK, SQUARE_RANGE, WHITE, IllegalMoveError, Position
+from c4tui.bounded import clip, small_int
+from c4tui.engine.position import (
+    BLACK,
+    SQUARE_RANGE,
+    WHITE,
+    IllegalMoveError,
+    Position,
+    parse_square,
+    shown,
+)
 from c4tui.engine.seam import DEFAULT_HASH_MB, MAX_HASH_MB, MAX_THREADS
 
 from .fen import parse_fen
@@ -56,14 +64,14 @@ class Option:
         """The value of ``setoption ... value text``; ValueError saying what is wrong."""
         if self.kind == "check":
             if text.lower() not in ("true", "false"):
-                raise ValueError(f"option {self.name}: {text!r} is not true or false")
+                raise ValueError(f"option {self.name}: {shown(text)} is not true or false")
             return text.lower() == "true"
-        try:
-            n = int(text)
-        except ValueError:
-            raise ValueError(f"option {self.name}: {text!r} is not a whole number") from None
+        n = small_int(text.strip(), signed=True)
+        if n is None:
+            raise ValueError(f"option {self.name}: {shown(text)} is not a whole number")
         if not self.lo <= n <= self.hi:
-            raise ValueError(f"option {self.name}: {n} is outside {self.lo}-{self.hi}")
+            raise ValueError(f"option {self.name}: {clip(text.strip())} is outside "
+                             f"{self.lo}-{self.hi}")
         return n
 
 
@@ -103,7 +111,7 @@ class UgiEngine:
         cmd, args = words[0], words[1:]
         handler = getattr(self, f"cmd_{cmd}", None) if cmd.isidentifier() else None
         if handler is None:
-            self.error(f"unknown command {cmd!r}")
+            self.error(f"unknown command {shown(cmd)}")
             return True
         try:
             return handler(args) is not False
@@ -146,7 +154,7 @@ class UgiEngine:
         opt = _BY_NAME.get(name.lower())
         if opt is None:
             known = ", ".join(o.name for o in OPTIONS)
-            self.error(f"setoption: unknown option {name!r} (options: {known})")
+            self.error(f"setoption: unknown option {shown(name)} (options: {known})")
             return
         if self.searching:
             self.error(f"setoption {opt.name}: not during a search (send stop first)")
@@ -233,11 +241,11 @@ class UgiEngine:
 
 def parse_move(pos: Position, word: str) -> int:
     """The column of a move given as the square its disc lands on (``d1``)."""
+    square = parse_square(word)
+    if square is None:
+        raise IllegalMoveError(f"{shown(word)} is not a square (expected {SQUARE_RANGE})")
+    col, row = square
     tok = word.lower()
-    if (len(tok) < 2 or tok[0] not in COLUMN_NAMES or not tok[1:].isdigit()
-            or not 1 <= int(tok[1:]) <= HEIGHT):
-        raise IllegalMoveError(f"{word!r} is not a square (expected {SQUARE_RANGE})")
-    col, row = COLUMN_NAMES.index(tok[0]), int(tok[1:]) - 1
     if pos.is_over:
         raise IllegalMoveError(f"{word}: the game is over")
     if not pos.can_play(col):

@@ -1,0 +1,134 @@
+"""Hostile input (issue 23): huge numbers, files that are not regular files, endless lines,
+decompression bombs, saving through links and over-long names.
+
+Each test is an input that used to crash, hang or eat memory, and the one-line error it
+gets now. The command line and the UGI engine run as real processes with a timeout.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from c4tui.engine.position import IllegalMoveError, Position
+from pilot_util import sync
+
+from c4tui import gamefile
+from c4tui.app import C4App
+from c4tui.app.screens import GamesScreen
+from c4tui.gamefile import GameFileError, load_game, save_game
+from c4tui.ugi.limits import parse_go
+from c4tui.ugi.protocol import OPTIONS, parse_position
+
+NINES = "9" * 5000
+TIMEOUT = 120  # generous: a process that hangs is the failure, not a slow machine
+
+
+def c4tui(*args: str, stdin: str | bytes | None = None, env: dict[str, str] | None = None,
+          timeout: float = TIMEOUT) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m c4tui args`` (stdin a string, bytes, or ``None``: no input)."""
+    kw: dict[str, object] = {"stdin": subprocess.DEVNULL} if stdin is None else {}
+    if isinstance(stdin, bytes):
+        stdin = stdin.decode()
+    return subprocess.run([sys.executable, "-m", "c4tui", *args], input=stdin,
+                          capture_output=True, text=True, timeout=timeout,
+                          env={**os.environ, **(env or {})}, **kw)  # type: ignore[arg-type]
+
+
+async def until(pilot, cond, what: str) -> None:
+    """Let the app run until ``cond()`` (files are read in worker threads)."""
+    for _ in range(500):
+        if cond():
+            return
+        await pilot.pause(0.02)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def one_line_error(proc: subprocess.CompletedProcess[str], *parts: str) -> str:
+    """The single ``c4tui: ...`` line of a failed command; checks no traceback."""
+    err = proc.stderr.strip()
+    assert "Traceback" not in proc.stderr and "\n" not in err, proc.stderr[-2000:]
+    assert err.startswith("c4tui: ") and len(err) < 300, err[:500]
+    for part in parts:
+        assert part in err, err
+    return err
+
+
+# ---------------------------------------------------------------- 3: huge numbers
+def test_a_square_with_5000_digits_is_a_one_line_error(tmp_path):
+    """int() refuses more than 4300 digits with a ValueError that escaped load_game."""
+    f = tmp_path / "nines.c4g"
+    f.write_text("d" + NINES + "\n")
+    with pytest.raises(GameFileError) as info:
+        load_game(f)
+    assert "not a square" in str(info.value) and len(str(info.value)) < 200
+    for text in ("d" + NINES, "1. d1 d" + NINES, "d²"):
+        with pytest.raises(IllegalMoveError) as moves:
+            Position.parse(text)
+        assert "not a square" in str(moves.value) and len(str(moves.value)) < 120
+
+
+def test_ugi_numbers_are_bounded_before_int():
+    with pytest.raises(ValueError, match="not a square") as info:
+        parse_position(["startpos", "moves", "d" + NINES])
+    assert len(str(info.value)) < 120
+    with pytest.raises(ValueError, match=r"expected 1 to 1,000,000,000,000"):
+        parse_go(["nodes", "99999999999999999999999"])  # the search failed on it
+    for word in ("depth", "movetime", "p1time"):
+        with pytest.raises(ValueError) as info:
+            parse_go([word, NINES])
+        assert len(str(info.value)) < 120
+    hash_option = OPTIONS[0]
+    with pytest.raises(ValueError, match="outside") as info:
+        hash_option.parse(NINES)
+    assert len(str(info.value)) < 120
+
+
+def test_cli_huge_numbers_are_one_line_errors(tmp_path):
+    proc = c4tui("analyze", "d" + NINES)
+    assert proc.returncode == 2
+    one_line_error(proc, "not a square")
+    proc = c4tui("analyze", "--nodes", NINES)
+    assert proc.returncode == 2
+    one_line_error(proc, "--nodes")
+    (tmp_path / "nines.c4g").write_text("d" + NINES)
+    Path(tmp_path / "good.c4g").write_text("4453\n")
+    proc = c4tui("games", str(tmp_path))
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr[-2000:]
+    assert "nines.c4g" in proc.stdout and "good.c4g" in proc.stdout
+
+
+def test_ugi_go_nodes_beyond_the_limit_is_refused_up_front():
+    """``go nodes 99999999999999999999999`` started a search that failed with ValueError."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "c4tui.ugi"], capture_output=True, text=True, timeout=TIMEOUT,
+        input=(f"position startpos\ngo nodes 99999999999999999999999\n"
+               f"setoption name Hash value {NINES}\nposition startpos moves d{NINES}\nquit\n"))
+    lines = proc.stdout.splitlines()
+    assert "search failed" not in proc.stdout
+    assert lines[:2] == ["info string error: go: nodes 99999999999999999999999: expected 1 "
+                         "to 1,000,000,000,000", "bestmove 0000"], lines
+    assert all(len(line) < 200 for line in lines), [len(x) for x in lines]
+
+
+@sync
+async def test_the_app_lists_and_refuses_a_game_with_5000_digits(tmp_home):
+    """The app died on opening such a file; the G list stayed on "reading the games...".
+    """
+    d = gamefile.data_dir()
+    save_game(d / "good.c4g", Position.from_moves("4453"))
+    (d / "nines.c4g").write_text("d" + NINES + "\n")
+    app = C4App(Position.from_moves("44"), engine=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert not app.load_file(d / "nines.c4g")
+        assert "not a square" in app.last_error and len(app.last_error) < 250
+        assert app.model.line == [3, 3]
+        await pilot.press("G")
+        await until(pilot, lambda: isinstance(app.screen, GamesScreen), "the games list")
+        table = app.screen.query_one("#games-table")
+        await until(pilot, lambda: table.row_count == 2, "the games")
+        cells = [table.get_row_at(i) for i in range(2)]
+        assert sorted(c[4] for c in cells) == ["*", "unreadable"], cells
