@@ -2,15 +2,24 @@
 
 from __future__ import annotations
 
+import os
 import sys
+import threading
 import time
-from typing import Annotated
+from collections.abc import Callable
+from typing import Annotated, NoReturn, TypeVar
 
 import typer
 
 from . import options
 from .errors import FAILURE, USAGE, fail
 from .size import SIZE_OPTION, check_size
+
+T = TypeVar("T")
+#: How often the main thread looks up from waiting for the solver (Ctrl-C is seen then).
+WAIT_SLICE = 0.05
+#: How long Ctrl-C waits for a stopped search to unwind (it takes milliseconds).
+STOP_WAIT = 1.0
 
 
 def build_solver(hash_mb: int | None, book: bool, threads: int):
@@ -31,6 +40,63 @@ def build_solver(hash_mb: int | None, book: bool, threads: int):
         books = prepare_books(Console(stderr=True))  # a bar while the database is converted
     return Solver(book=books, threads=threads,
                   **options.given(hash_mb=hash_mb))
+
+
+def _interrupted(running: bool = False) -> NoReturn:
+    """Ctrl-C: the interrupted line (the lines solved are out already), exit status 130.
+
+    ``running``: the worker has not ended (a compile or a table allocation cannot be
+    stopped): leave at once, as an interpreter shutdown would free the memory a kernel
+    that is still running writes to.
+    """
+    if running:
+        print("c4tui: solve: interrupted", file=sys.stderr, flush=True)
+        sys.stdout.flush()
+        os._exit(130)
+    fail("solve: interrupted", 130)
+
+
+def run_interruptibly(work: Callable[[], T], stop: Callable[[], None] | None = None) -> T:
+    """``work()`` in a worker thread while this (the main) thread waits in short slices.
+
+    The kernels run with the GIL released, and Python only raises ``KeyboardInterrupt``
+    in the main thread between bytecodes: a solve in the main thread would see Ctrl-C
+    only when it ends (seconds to minutes). Here Ctrl-C calls ``stop`` (the solver's
+    ``stop``), waits at most :data:`STOP_WAIT` for the worker (not at all without
+    ``stop``) and exits with status 130 (:func:`_interrupted`); ``work``'s exceptions
+    are raised here.
+    """
+    box: dict[str, object] = {}
+    # An event, not Thread.join: a join interrupted by Ctrl-C can mark the thread as
+    # ended while it still runs (Python 3.11's bpo-45274 fix).
+    done = threading.Event()
+
+    def target() -> None:
+        try:
+            box["value"] = work()
+        except BaseException as exc:  # handed to the main thread, which reports it
+            box["error"] = exc
+        finally:
+            done.set()
+
+    threading.Thread(target=target, name="c4tui-solve", daemon=True).start()
+    try:
+        while not done.wait(WAIT_SLICE):
+            pass
+    except KeyboardInterrupt:
+        # Without ``stop`` (loading or compiling the kernels) there is nothing to wait for.
+        end = time.monotonic() + (STOP_WAIT if stop is not None else 0.0)
+        while not done.is_set() and time.monotonic() < end:
+            try:
+                if stop is not None:
+                    stop()  # again: a stop before the solve has begun is forgotten
+                done.wait(WAIT_SLICE)
+            except KeyboardInterrupt:  # a second Ctrl-C: the same answer
+                pass
+        _interrupted(running=not done.is_set())
+    if "error" in box:
+        raise box["error"]  # type: ignore[misc]
+    return box["value"]  # type: ignore[return-value]
 
 
 def solve(
@@ -64,8 +130,6 @@ def solve(
     on 7x6), a draw 0. Other sizes than 7x6 (--size) have no book.
     """
     from c4tui.book.answer import BookReader
-    from c4tui.engine.position import Position
-    from c4tui.engine.scores import FULL_COLUMN
 
     check_size(size, "solve")
 
@@ -74,8 +138,22 @@ def solve(
     # Positions the books decide are answered without the kernels; the solver (numba and
     # its kernels: most of a second) is made at the first position they leave open.
     reader = BookReader() if book else None
-    solver = None
     lines = moves if moves is not None else (ln.rstrip("\r\n") for ln in options.stdin())
+    try:
+        status = _solve_lines(lines, reader, analyze, stats, verbose_stats,
+                              lambda: build_solver(hash_mb, book, threads))
+    except KeyboardInterrupt:  # between two solves, or reading stdin
+        _interrupted()
+    raise typer.Exit(status)
+
+
+def _solve_lines(lines, reader, analyze: bool, stats: bool, verbose_stats: bool,
+                 make_solver: Callable[[], object]) -> int:
+    """Answer each line on stdout (bad ones on stderr); the exit status."""
+    from c4tui.engine.position import Position
+    from c4tui.engine.scores import FULL_COLUMN
+
+    solver = None
     status = 0
     out = sys.stdout
     for n, line in enumerate(lines, 1):
@@ -98,10 +176,12 @@ def solve(
         else:
             if solver is None:
                 try:
-                    solver = build_solver(hash_mb, book, threads)
+                    solver = run_interruptibly(make_solver)  # compiles on a cold cache
                 except (ValueError, OSError, MemoryError) as exc:  # e.g. a damaged book
                     fail(f"solve: {exc}", FAILURE)
-            res = solver.analyze(pos) if analyze else solver.solve(pos, need_move=False)
+            search = (lambda s=solver, p=pos: s.analyze(p)) if analyze else (
+                lambda s=solver, p=pos: s.solve(p, need_move=False))
+            res = run_interruptibly(search, solver.stop)
             scores = res.scores if analyze else (res.score,)
             nodes, micros = res.nodes, res.micros
         fields = [str(FULL_COLUMN if s is None else s) for s in scores]
@@ -114,7 +194,7 @@ def solve(
                       else _format_stats(solver.last_stats) if solver.last_stats else None)
             if detail:
                 print(f"  {detail}", file=sys.stderr, flush=True)
-    raise typer.Exit(status)
+    return status
 
 
 def _format_stats(st) -> str:
