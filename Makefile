@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint bench clean browser fuzz
+.PHONY: run test lint bench clean fuzz
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,7 +15,10 @@ $(VENV)/.installed: pyproject.toml
 run: $(VENV)/.installed
 	$(BIN)/c4tui $(ARGS)
 
-test: $(VENV)/.installed browser
+# Installs nothing outside .venv: the browser test of `c4tui serve` skips, saying how to
+# install Debian's chromium and chromium-driver, when they are missing (CI's .ci/run
+# installs them first, and under CI=true a missing browser fails the test).
+test: $(VENV)/.installed
 	$(BIN)/pytest -q $(PYTEST_ARGS)
 
 # The long run of the fuzzers and crash tests (docs/reliability.md): at least 10,000 random
@@ -25,21 +28,6 @@ fuzz: $(VENV)/.installed
 	C4TUI_FUZZ_LONG=1 C4TUI_FUZZ_REPORT=$(FUZZ_REPORT) \
 	  $(BIN)/pytest -q -p no:cacheprovider tests/fuzz tests/test_reliability_crash.py \
 	  tests/test_reliability_quit.py $(PYTEST_ARGS)
-
-# The browser test of `c4tui serve` drives Debian's chromium through chromedriver. Run as
-# root (CI) this installs both when missing; otherwise, or if the install fails, it says so
-# and the test skips (in CI, CI=true, it fails instead).
-browser:
-	@if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then \
-	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	    echo "make browser: installing chromium and chromium-driver (Debian)"; \
-	    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-	      apt-get install -y -qq chromium chromium-driver >/dev/null; } \
-	      || echo "make browser: the install failed: the browser test cannot run"; \
-	  else \
-	    echo "make browser: chromium or chromedriver missing (not root): the browser test skips"; \
-	  fi; \
-	fi
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check .

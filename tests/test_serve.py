@@ -1,9 +1,9 @@
 """``c4tui serve``: local by default, and the workstation really works in a browser.
 
-The browser test drives Debian's chromium through its chromedriver with selenium (the
-project's ``make test`` installs both when it runs as root: see the Makefile's ``browser``
-target). Without them it skips, except in CI (``CI=true``), where it fails: a browser test
-that silently never runs would prove nothing.
+The browser test drives Debian's chromium through its chromedriver with selenium (CI's
+``.ci/run`` installs both; ``make test`` installs nothing). Without them it skips and says
+how to install them, except in CI (``CI=true``), where it fails: a browser test that
+silently never runs would prove nothing.
 
 The page draws the terminal on a canvas (xterm.js), so the test reads what the app sends:
 a script injected before the page's own records the websocket's terminal output, and the
@@ -26,11 +26,13 @@ from pathlib import Path
 
 import pytest
 
+import c4tui.cli  # noqa: F401  (first: importing c4tui.serve alone is a circular import)
 from c4tui.serve import app_command, is_local
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
+BROWSER_INSTALL = "sudo apt-get install chromium chromium-driver"
 #: The first session may load the engine's kernels (or compile them on a cold cache).
 PAGE_TIMEOUT = 120.0
 
@@ -122,7 +124,8 @@ def test_each_session_runs_this_pythons_app():
 
 
 def _browser_or_skip():
-    """selenium's webdriver module, or skip (fail in CI) saying what is missing."""
+    """selenium's webdriver module, or skip (fail in CI) saying what is missing and how to
+    install it."""
     missing = [p for p in (CHROMIUM, CHROMEDRIVER) if not shutil.which(p)]
     try:
         from selenium import webdriver
@@ -130,8 +133,8 @@ def _browser_or_skip():
         missing.append("selenium (pip install -e '.[test]')")
         webdriver = None
     if missing:
-        why = (f"no browser to test with: {', '.join(missing)} missing "
-               f"(`make browser` installs Debian's chromium and chromium-driver as root)")
+        why = (f"no browser to test with: {', '.join(missing)} missing; "
+               f"`{BROWSER_INSTALL}` installs Debian's (CI's .ci/run does)")
         if os.environ.get("CI") == "true":
             pytest.fail("CI must run the browser test: " + why)
         pytest.skip(why)
@@ -194,7 +197,7 @@ def server():
 def test_the_workstation_plays_in_a_headless_browser(server, monkeypatch):
     webdriver = _browser_or_skip()
     from selenium.webdriver.chrome.service import Service
-    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.action_chains import ActionChains
 
     monkeypatch.setenv("SE_OFFLINE", "true")  # selenium must not try to fetch a driver
     profile = tempfile.mkdtemp(prefix="c4tui-chromium-")
@@ -220,8 +223,10 @@ def test_the_workstation_plays_in_a_headless_browser(server, monkeypatch):
         time.sleep(1.0)  # let the first frames settle
         shot = os.environ.get("C4TUI_SERVE_SCREENSHOT")
         before = len(driver.execute_script("return window.__c4out;"))
-        terminal = driver.find_element(By.CSS_SELECTOR, ".xterm-helper-textarea")
-        terminal.send_keys("4")  # play column 4: d1
+        # xterm.js reads keys from a hidden textarea, which chromium (150) will not let
+        # selenium type into ("not interactable"): focus it, then type as a user does.
+        driver.execute_script("document.querySelector('.xterm-helper-textarea').focus()")
+        ActionChains(driver).send_keys("4").perform()  # play column 4: d1
         _wait_text(driver, re.compile(r"Black"), before, 30, "Black to move after the key 4")
         if shot:
             time.sleep(2.0)  # the analysis of the new position
