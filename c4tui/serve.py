@@ -85,8 +85,8 @@ def check_token(token: str) -> str:
     """``token`` if it is usable as the server's secret; ValueError (without the token in
     its message) if not."""
     if not TOKEN_PATTERN.fullmatch(token):
-        raise ValueError(f"--token: must be at least 16 characters of A-Z a-z 0-9 . _ ~ - "
-                         f"(got {len(token)} characters)")
+        raise ValueError(f"--token (or ${TOKEN_ENV}): must be at least 16 characters of "
+                         f"A-Z a-z 0-9 . _ ~ - (got {len(token)} characters)")
     return token
 
 

@@ -547,7 +547,7 @@ def test_stopping_the_server_ends_its_sessions():
 
 
 def test_a_bad_token_or_session_count_gets_one_line():
-    for args, what in ((["--token", "short"], "--token: must be at least 16 characters"),
+    for args, what in ((["--token", "short"], "--token (or $C4TUI_SERVE_TOKEN): must be at"),
                        (["--max-sessions", "0"], "Invalid value for '--max-sessions'")):
         res = subprocess.run([sys.executable, "-m", "c4tui", "serve", *args],
                              capture_output=True, text=True, timeout=60, cwd=ROOT)
