@@ -38,6 +38,8 @@ from .play import PlaySettings
 from .play_actions import PlayActions
 from .preview_actions import PreviewActions
 from .review_worker import ReviewWorker
+from .screens.modal import stale_key
+from .screens.palette import Palette
 from .search_actions import EXTERNAL_BINDINGS, SearchActions
 from .settings import SearchSettings
 from .textual_leaks import FORGET_EVERY, forget_removed_widgets
@@ -169,6 +171,18 @@ class C4App(SearchActions, FileActions, PlayActions, PreviewActions, TreeActions
         self.set_interval(FORGET_EVERY, forget_removed_widgets)
         if not self.is_headless:
             self._watch.start()
+
+    def action_command_palette(self) -> None:
+        """``ctrl+p``: the command palette (the app's subclass: see screens/palette.py)."""
+        if self.use_command_palette and not Palette.is_open(self):
+            self.push_screen(Palette(id="--command-palette"))
+
+    async def _on_key(self, event: events.Key) -> None:
+        """A key of a burst meant for a dialog that has closed meanwhile is dropped: Textual
+        would check it against the bindings of the screen below (see screens/modal.py)."""
+        if stale_key(event):  # (Textual runs App._on_key after this unless prevented)
+            event.stop()
+            event.prevent_default()
 
     def on_resize(self, event: events.Resize) -> None:
         """Large terminals get a large board."""

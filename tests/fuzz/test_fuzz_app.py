@@ -2,7 +2,9 @@
 
 Random key presses drawn from the app's own bindings (read from ``C4App.BINDINGS``, so a
 new key is fuzzed as soon as it exists) plus what the prompts take (text, enter, escape,
-y/n), mixed with terminal resizes, at 80x24 and 120x40. After every key: the app still
+y/n), mixed with terminal resizes and bursts (several keys posted at once, as a paste
+or a held key arrives: Enter twice, text with Enters, Enter then Escape; at a prompt or
+the board), at 80x24 and 120x40. After every key: the app still
 runs (an exception in a handler ends ``run_test`` with it), the key returned within a
 generous bound, the game is a legal line, and at most one prompt is open. At the end,
 ``q`` must end the app within a bound, whatever it was doing; the time is recorded.
@@ -18,6 +20,7 @@ import pytest
 from c4tui.engine.position import Position
 from fuzzkit import LONG, count, record
 from pilot_util import sync
+from textual import events
 
 from c4tui.app import C4App
 
@@ -47,6 +50,22 @@ async def _press(pilot, key: str) -> None:  # noqa: ANN001 - textual Pilot
     await asyncio.wait_for(pilot.press(key), KEY_BOUND)
 
 
+BURSTS = [["enter", "enter"], ["enter", "enter", "enter"], ["enter", "escape"],
+          ["escape", "escape"], ["y", "enter"], ["4", "4", "enter", "5", "enter"],
+          ["enter", "e", "enter"]]
+
+
+async def _burst(pilot, app: C4App, rng: random.Random) -> None:  # noqa: ANN001
+    """Post a few keys at once (every one queued before the first is handled, as the
+    terminal driver does with a paste or a held key; ``pilot.press`` waits for each)."""
+    keys = rng.choice(BURSTS + [[rng.choice(TYPED + PROMPT_KEYS) for _ in range(4)]])
+    for key in keys:
+        char = {"enter": "\r", "escape": "\x1b", "space": " ", "full_stop": "."}.get(key)
+        app.post_message(events.Key(key, char or (key if len(key) == 1 else None)))
+    await asyncio.wait_for(pilot.pause(), KEY_BOUND)
+    await asyncio.wait_for(pilot.pause(), KEY_BOUND)
+
+
 def _check(app: C4App) -> None:
     assert app.is_running, "the app ended during the monkey test"
     line = app.model.line
@@ -67,6 +86,9 @@ async def monkey(seed: int, size: tuple[int, int], presses: int) -> float:
             if r < 0.03:
                 await asyncio.wait_for(pilot.resize_terminal(*rng.choice(SIZES)), KEY_BOUND)
                 count("app: resizes")
+            elif r < (0.2 if prompt else 0.05):
+                await _burst(pilot, app, rng)
+                count("app: key bursts" + (" at a prompt" if prompt else ""))
             elif prompt and r < 0.5:
                 await _press(pilot, rng.choice(TYPED))
             elif prompt and r < 0.85:

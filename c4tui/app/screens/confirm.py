@@ -6,11 +6,12 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Label
 
+from .modal import OnceModalScreen
 
-class ConfirmScreen(ModalScreen[bool]):
+
+class ConfirmScreen(OnceModalScreen[bool]):
     """Returns True for yes (``y`` or the Yes button), False for no (``n``, escape, No)."""
 
     DEFAULT_CSS = """
@@ -58,5 +59,4 @@ class ConfirmScreen(ModalScreen[bool]):
         self.action_answer(event.button.id == "confirm-yes")
 
     def action_answer(self, yes: bool) -> None:
-        if self.is_active:  # once: a key and a click may both be queued
-            self.dismiss(yes)
+        self.dismiss(yes)  # once (OnceModalScreen): a key and a click may both be queued

@@ -9,16 +9,17 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Tree
 from textual.widgets.directory_tree import DirEntry
 
 from c4tui.gamefile import resolve_user_path
 
 from ..widgets.game_tree import GameTree
+from ..widgets.prompt import LineInput
+from .modal import OnceModalScreen
 
 
-class FilePickerScreen(ModalScreen[Path | None]):
+class FilePickerScreen(OnceModalScreen[Path | None]):
     """Returns the chosen file's path, or None on escape.
 
     The tree starts in ``start``; a file is chosen with enter or a double click in the
@@ -95,7 +96,7 @@ class FilePickerScreen(ModalScreen[Path | None]):
             tree = GameTree(self.directory, id="picker-tree", current=self.current)
             tree.show_root = False
             yield tree
-            yield Input(value=self.value, placeholder="a file name or path (~ works)",
+            yield LineInput(value=self.value, placeholder="a file name or path (~ works)",
                         id="picker-input")
             yield Label(f"enter/double click: {self.verb}   tab: tree/path   "
                         "backspace: up   esc: cancel", id="picker-help")
@@ -125,14 +126,15 @@ class FilePickerScreen(ModalScreen[Path | None]):
             self._done(event.path)
 
     def _done(self, path: Path | None) -> None:
-        if self.is_active:  # once: a second enter or click may already be queued
-            self.dismiss(path)
+        self.dismiss(path)  # once (OnceModalScreen): a second enter may already be queued
 
     @on(Input.Submitted, "#picker-input")
     def _submitted(self) -> None:
         self._accept()
 
     def _accept(self) -> None:
+        if self.dismissed:  # a second enter queued behind the first: the answer is given
+            return
         text = self.query_one("#picker-input", Input).value
         if not text.strip():
             self.app.bell()

@@ -8,13 +8,14 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import DataTable, Label
 
 from c4tui.gamelist import COLUMNS, GameEntry, list_games
 
+from .modal import OnceModalScreen
 
-class GamesScreen(ModalScreen[Path | None]):
+
+class GamesScreen(OnceModalScreen[Path | None]):
     """Returns the chosen game's path (enter, or a click on the highlighted row), None on
     escape. The files are read in a thread: a large directory never holds up the keys."""
 
@@ -77,7 +78,7 @@ class GamesScreen(ModalScreen[Path | None]):
 
     @on(DataTable.RowSelected)
     def _selected(self, event: DataTable.RowSelected) -> None:
-        if self.is_active:  # once: a second enter or click may already be queued
+        if not self.dismissed:  # a second enter or click may already be queued
             self.dismiss(self.entries[int(event.row_key.value or 0)].path)
 
     def action_cancel(self) -> None:

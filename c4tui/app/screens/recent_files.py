@@ -8,11 +8,12 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import DataTable, Label
 
+from .modal import OnceModalScreen
 
-class RecentFilesScreen(ModalScreen[Path | None]):
+
+class RecentFilesScreen(OnceModalScreen[Path | None]):
     """Returns the chosen file (enter, or a click on the highlighted row), None on escape.
 
     A file that is gone is listed as *missing*; choosing it anyway gives the usual
@@ -64,7 +65,7 @@ class RecentFilesScreen(ModalScreen[Path | None]):
 
     @on(DataTable.RowSelected)
     def _selected(self, event: DataTable.RowSelected) -> None:
-        if self.is_active:  # once: a second enter or click may already be queued
+        if not self.dismissed:  # a second enter or click may already be queued
             self.dismiss(self.files[int(event.row_key.value or 0)])
 
     def action_cancel(self) -> None:

@@ -6,13 +6,14 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, RadioButton, RadioSet
 
 from c4tui.engine.position import PLAYER_NAMES
 from c4tui.units import PERFECT, UnitError, parse_strength
 
 from ..play import PlaySettings
+from ..screens.modal import OnceModalScreen
+from .prompt import LineInput
 
 #: What the dialog returns: the engine's settings, and whether to hide the hints.
 PlayChoice = tuple[PlaySettings, bool]
@@ -39,7 +40,7 @@ class _Radio(_Marked, RadioButton):
     ON = "●"
 
 
-class PlaySetupScreen(ModalScreen[PlayChoice | None]):
+class PlaySetupScreen(OnceModalScreen[PlayChoice | None]):
     """Returns the choice, or None on escape. A strength that cannot be used is said on
     the dialog's last line, and the dialog stays."""
 
@@ -61,7 +62,7 @@ class PlaySetupScreen(ModalScreen[PlayChoice | None]):
                         yield _Radio(name, value=i == self.side, id=f"play-{name.lower()}")
             with Horizontal(id="play-strength-row"):
                 yield Label("Strength ", classes="play-label")
-                yield Input(value=self.strength, placeholder="perfect, 1k, 10k, 100k, 1M",
+                yield LineInput(value=self.strength, placeholder="perfect, 1k, 10k, 100k, 1M",
                             id="play-strength")
             yield Label("perfect: the exact solver; a node count: the analysis search",
                         classes="play-help")
@@ -90,6 +91,8 @@ class PlaySetupScreen(ModalScreen[PlayChoice | None]):
     @on(Input.Submitted)
     @on(Button.Pressed, "#play-start")
     def action_start(self) -> None:
+        if self.dismissed:  # a second enter queued behind the first
+            return
         try:
             choice = self.choice()
         except UnitError as exc:

@@ -2,15 +2,33 @@
 
 from __future__ import annotations
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Input, Label
 
+from ..screens.modal import OnceModalScreen
 
-class PromptScreen(ModalScreen[str | None]):
+
+class LineInput(Input):
+    """An :class:`Input` that submits at the Enter itself, in the order of the keys.
+
+    Textual's Input submits through a binding, checked when the Enter has bubbled up to
+    the app: the keys queued behind it (a paste with newlines, without bracketed paste)
+    are typed into the box first, so ``44⏎5⏎`` answered ``445``. Here the answer is the
+    first line, ``44``; what follows goes to the closed dialog and is dropped.
+    """
+
+    async def _on_key(self, event: events.Key) -> None:
+        # Textual runs Input._on_key after this one, unless the default is prevented
+        if event.key == "enter":
+            event.stop()
+            event.prevent_default()
+            await self.action_submit()
+
+
+class PromptScreen(OnceModalScreen[str | None]):
     """Returns the text typed, or None on escape."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
@@ -22,7 +40,7 @@ class PromptScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="prompt"):
             yield Label(self.title_text, id="prompt-title")
-            yield Input(value=self.value, placeholder=self.placeholder, id="prompt-input")
+            yield LineInput(value=self.value, placeholder=self.placeholder, id="prompt-input")
             yield Label("enter: ok   escape: cancel", id="prompt-help")
 
     @on(Input.Submitted)
