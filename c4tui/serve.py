@@ -19,6 +19,7 @@ It listens on the loopback interface by default; a non-local ``--host`` is refus
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import hmac
 import ipaddress
 import json
@@ -30,6 +31,7 @@ import shlex
 import signal
 import socket
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, Any
 from urllib.parse import urlsplit
 
@@ -200,6 +202,26 @@ def scrub_token(record: logging.LogRecord) -> bool:
     return True
 
 
+def die_with_parent() -> Callable[[], None] | None:
+    """On Linux, a function for a child to run before it execs: the kernel then kills it
+    (SIGKILL) when the process that started it dies, even by SIGKILL, which leaves no
+    chance to reap it. None elsewhere."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl  # looked up now, not in the child
+    except (OSError, AttributeError):
+        return None
+    parent = os.getpid()
+
+    def preexec() -> None:
+        prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
+        if os.getppid() != parent:  # the server died before the call
+            os._exit(1)
+
+    return preexec
+
+
 def _refuse(status: int, message: str) -> web.Response:
     from aiohttp import web
 
@@ -225,7 +247,8 @@ def make_server(argv: list[str], *, host: str, port: int, token: str,
             env.pop(TOKEN_ENV, None)  # the app has no use for the server's secret
             self._process = process = await asyncio.create_subprocess_exec(
                 *argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.PIPE, env=env, start_new_session=True)
+                stderr=asyncio.subprocess.PIPE, env=env, start_new_session=True,
+                preexec_fn=die_with_parent())
             self._stdin = process.stdin
             return process
 

@@ -546,6 +546,22 @@ def test_stopping_the_server_ends_its_sessions():
         server.stop()
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_a_killed_server_leaves_no_session_behind():
+    """SIGKILL gives the server no chance to reap: the kernel kills its apps instead."""
+    server = Served()
+    try:
+        sock = _raw_ws(server)
+        (pid,) = server.wait_children(1)
+        _read_some(sock)
+        server.proc.kill()
+        server.proc.wait(REAP_TIMEOUT)
+        _wait_gone(pid)
+        sock.close()
+    finally:
+        server.stop()
+
+
 def test_a_bad_token_or_session_count_gets_one_line():
     for args, what in ((["--token", "short"], "--token (or $C4TUI_SERVE_TOKEN): must be at"),
                        (["--max-sessions", "0"], "Invalid value for '--max-sessions'")):
