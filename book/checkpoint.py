@@ -24,6 +24,8 @@ any moment leaves either the previous or the new checkpoint, both consistent.
 from __future__ import annotations
 
 import hashlib
+import os
+import stat
 import struct
 import zlib
 from dataclasses import dataclass
@@ -32,8 +34,9 @@ from pathlib import Path
 import numpy as np
 
 from c4tui.atomicfile import atomic_write
+from c4tui.bounded import FileRefused, read_file
 
-from .format import NO_SCORE
+from .format import MAX_BOOK_BYTES, NO_SCORE
 
 MAGIC = b"C4CK"
 VERSION = 1
@@ -155,7 +158,9 @@ class Checkpoint:
     def load(cls, path: str | Path) -> Checkpoint:
         p = Path(path)
         try:
-            data = p.read_bytes()
+            data = read_file(p, MAX_BOOK_BYTES, "checkpoint")
+        except FileRefused as exc:
+            raise CheckpointError(f"{p}: {exc}") from None
         except OSError as exc:
             raise CheckpointError(f"{p}: cannot read checkpoint ({exc.strerror})") from None
         return cls.decode(data, str(p))
@@ -163,8 +168,13 @@ class Checkpoint:
 
 def is_checkpoint(path: str | Path) -> bool:
     """Whether the file starts like a checkpoint (for ``book info``)."""
-    try:
-        with open(path, "rb") as f:
-            return f.read(4) == MAGIC
+    try:  # a FIFO must not block here: the book's loader then says what the file is
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except OSError:
         return False
+    try:
+        return stat.S_ISREG(os.fstat(fd).st_mode) and os.read(fd, 4) == MAGIC
+    except OSError:
+        return False
+    finally:
+        os.close(fd)

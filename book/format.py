@@ -40,6 +40,7 @@ import numpy as np
 from c4tui.engine.geometry import HEIGHT, IS_DEFAULT, MAX_SCORE, MIN_SCORE, NAME, SIZE, WIDTH
 
 from c4tui.atomicfile import atomic_write
+from c4tui.bounded import FileRefused, read_file
 
 MAGIC = b"C4BK"
 VERSION = 1
@@ -50,6 +51,9 @@ NO_SCORE = -128
 # A header claiming more entries than this is corrupt (every reachable position up to
 # 12 discs is ~ 10^7; this also bounds the memory a corrupt file can make us allocate).
 _MAX_ENTRIES = 1 << 28
+#: The largest book file read. The 8-ply book is 0.26 MB and a book of every position up
+#: to 12 discs would be some tens of MB; a larger file is not a book.
+MAX_BOOK_BYTES = 1 << 30
 #: The header's size field of this process's board.
 _SIZE_FIELD = 0 if IS_DEFAULT else WIDTH << 8 | HEIGHT
 
@@ -239,9 +243,11 @@ def load(path: str | os.PathLike) -> Book:
     """Read a book; raises :class:`BookError` with a one-line message if it is unusable."""
     p = Path(path)
     try:
-        data = p.read_bytes()
+        data = read_file(p, MAX_BOOK_BYTES, "book")
     except FileNotFoundError:
         raise BookError(f"{p}: no such book file") from None
+    except FileRefused as exc:
+        raise BookError(f"{p}: {exc}") from None
     except OSError as exc:
         raise BookError(f"{p}: cannot read ({exc.strerror})") from None
     book = decode(data, str(p))

@@ -16,6 +16,7 @@ Standard library only, so every layer (the game files, the books, the UGI engine
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from collections.abc import Iterable, Iterator
@@ -67,19 +68,20 @@ def read_file(path: str | os.PathLike[str], cap: int, what: str = "file") -> byt
     """The content of the regular file ``path``, at most ``cap`` bytes.
 
     Never blocks (the file is opened with ``O_NONBLOCK``) and never reads more than
-    ``cap + 1`` bytes. Raises :class:`FileRefused` for a directory, anything else that is
-    not a regular file (a device, a FIFO, a socket; a symbolic link counts as its target)
-    and a file larger than ``cap`` (``what`` names the kind in the message: ``larger than
-    1 MiB, the limit for a game file``); ``OSError`` as :func:`os.open` raises it.
+    ``cap + 1`` bytes. Raises :class:`IsADirectoryError` for a directory,
+    :class:`FileRefused` for anything else that is not a regular file (a device, a FIFO,
+    a socket; a symbolic link counts as its target) and for a file larger than ``cap``
+    (``what`` names the kind in the message: ``too large for a game file (more than
+    1 MiB)``); any other ``OSError`` as :func:`os.open` raises it.
     """
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     try:
         st = os.fstat(fd)  # the file opened, not the name: it may have been swapped
-        if stat.S_ISDIR(st.st_mode):
-            raise FileRefused("is a directory")
+        if stat.S_ISDIR(st.st_mode):  # what reading a directory raises anyway
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
         if not stat.S_ISREG(st.st_mode):
             raise FileRefused("not a regular file")
-        too_large = FileRefused(f"larger than {_size_text(cap)}, the limit for a {what}")
+        too_large = FileRefused(f"too large for a {what} (more than {_size_text(cap)})")
         if st.st_size > cap:
             raise too_large
         chunks: list[bytes] = []

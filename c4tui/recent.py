@@ -16,6 +16,7 @@ from pathlib import Path
 import platformdirs
 
 from c4tui.atomicfile import atomic_write
+from c4tui.bounded import FileRefused, read_file
 
 MAX_RECENT = 10
 _VERSION = 1
@@ -41,11 +42,12 @@ def load_recent(store: Path | None = None) -> RecentFiles:
     an empty list with a one-line ``warning``."""
     store = store or store_path()
     try:
-        if store.stat().st_size > _MAX_STORE_BYTES:
-            return RecentFiles(warning=f"recent files: {store}: too large, ignored")
-        data = json.loads(store.read_text(encoding="utf-8"))
+        data = json.loads(read_file(store, _MAX_STORE_BYTES, "recent-files list")
+                          .decode("utf-8"))
     except FileNotFoundError:
         return RecentFiles()
+    except FileRefused as exc:  # a FIFO or a device in its place must not block or fill us
+        return RecentFiles(warning=f"recent files: {store}: {exc}, ignored")
     except OSError as exc:
         return RecentFiles(warning=f"recent files: {store}: cannot read "
                                    f"({exc.strerror or exc}), ignored")

@@ -16,9 +16,10 @@ import pytest
 from c4tui.engine.position import IllegalMoveError, Position
 from pilot_util import sync
 
-from c4tui import gamefile
+from c4tui import gamefile, recent
 from c4tui.app import C4App
 from c4tui.app.screens import GamesScreen
+from c4tui.bounded import FileRefused, read_file
 from c4tui.gamefile import GameFileError, load_game, save_game
 from c4tui.ugi.limits import parse_go
 from c4tui.ugi.protocol import OPTIONS, parse_position
@@ -132,3 +133,79 @@ async def test_the_app_lists_and_refuses_a_game_with_5000_digits(tmp_home):
         await until(pilot, lambda: table.row_count == 2, "the games")
         cells = [table.get_row_at(i) for i in range(2)]
         assert sorted(c[4] for c in cells) == ["*", "unreadable"], cells
+
+
+# ---------------------------------------------------------------- 6: not regular files
+@pytest.fixture
+def odd_files(tmp_path):
+    """A games folder with a good game, a FIFO, and a link to /dev/zero."""
+    d = tmp_path / "games"
+    d.mkdir()
+    (d / "good.c4g").write_text("4453\n")
+    os.mkfifo(d / "fifo.c4g")
+    (d / "zero.c4g").symlink_to("/dev/zero")
+    return d
+
+
+def test_read_file_refuses_what_is_not_a_regular_file(odd_files, tmp_path):
+    """Devices have st_size 0, so the size check let /dev/zero through (MemoryError, or
+    20 GB for /dev/urandom); opening a FIFO without O_NONBLOCK waited for a writer."""
+    for p in (odd_files / "fifo.c4g", odd_files / "zero.c4g", Path("/dev/zero"),
+              Path("/dev/urandom")):
+        with pytest.raises(FileRefused, match="^not a regular file$"):
+            read_file(p, 1 << 20)
+        with pytest.raises(GameFileError) as info:
+            load_game(p)
+        assert str(info.value) == f"{p}: not a regular file"
+    with pytest.raises(IsADirectoryError):
+        read_file(odd_files, 10)
+    big = tmp_path / "big"
+    big.write_bytes(b"x" * 11)
+    with pytest.raises(FileRefused, match=r"too large for a thing \(more than 10 bytes\)"):
+        read_file(big, 10, "thing")
+    assert read_file(big, 11) == b"x" * 11
+
+
+def test_cli_refuses_devices_and_fifos_with_one_line(odd_files, tmp_path):
+    for args in (["/dev/urandom"], ["review", "/dev/zero"],
+                 ["review", str(odd_files / "fifo.c4g")], ["book", "info", "/dev/zero"],
+                 ["book", "info", str(odd_files / "fifo.c4g")]):
+        proc = c4tui(*args)
+        assert proc.returncode in (1, 2), (args, proc.returncode)
+        one_line_error(proc, "not a regular file")
+    proc = c4tui("games", str(odd_files))
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr
+    assert all(name in proc.stdout for name in ("good.c4g", "fifo.c4g", "zero.c4g"))
+    for book in ("/dev/zero", str(odd_files / "fifo.c4g")):
+        proc = c4tui("solve", "4453", env={"C4TUI_BOOK": book, "C4TUI_DB12": "0"})
+        assert proc.returncode == 0 and proc.stdout == "4453 -2\n", proc.stderr[-2000:]
+        assert "not a regular file" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_a_fifo_in_the_recent_files_store_is_ignored(tmp_path):
+    store = tmp_path / "recent.json"
+    os.mkfifo(store)
+    got = recent.load_recent(store)
+    assert got.files == [] and got.warning == f"recent files: {store}: not a regular file, " \
+        "ignored"
+
+
+@sync
+async def test_the_app_refuses_a_fifo_and_lists_odd_files(tmp_home, odd_files):
+    """``o`` on a FIFO froze the app; a link to /dev/zero in the games folder ate memory."""
+    app = C4App(Position.from_moves("44"), engine=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for name in ("fifo.c4g", "zero.c4g"):
+            assert not app.load_file(odd_files / name)
+            assert app.last_error.endswith(f"{name}: not a regular file"), app.last_error
+        assert app.model.line == [3, 3]
+        save_game(gamefile.data_dir() / "good.c4g", Position.from_moves("4453"))
+        for name in ("fifo.c4g", "zero.c4g"):
+            os.replace(odd_files / name, gamefile.data_dir() / name)
+        await pilot.press("G")
+        await until(pilot, lambda: isinstance(app.screen, GamesScreen), "the games list")
+        table = app.screen.query_one("#games-table")
+        await until(pilot, lambda: table.row_count == 3, "the games")
+        cells = sorted(tuple(table.get_row_at(i)) for i in range(3))
+        assert [(c[0], c[4]) for c in cells] == [
+            ("fifo.c4g", "unreadable"), ("good.c4g", "*"), ("zero.c4g", "unreadable")]

@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 
 from c4tui.atomicfile import atomic_write
+from c4tui.bounded import FileRefused, read_file
 from c4tui.engine.position import Position
 
 from .game import Game, GameFileError, GameFileExistsError, format_game, parse_game
@@ -37,14 +38,11 @@ def load_game(path: str | os.PathLike[str]) -> Game:
     p = _expand(Path(path))
     name = _shown(p)
     try:
-        if p.is_dir():
-            raise GameFileError(f"{name}: is a directory, not a game file")
-        size = p.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise GameFileError(f"{name}: {size} bytes is too large for a game file")
-        data = p.read_bytes()
-    except GameFileError:
-        raise
+        data = read_file(p, MAX_FILE_BYTES, "game file")
+    except FileRefused as exc:
+        raise GameFileError(f"{name}: {exc}") from None
+    except IsADirectoryError:
+        raise GameFileError(f"{name}: is a directory, not a game file") from None
     except FileNotFoundError:
         raise GameFileError(f"{name}: no such file") from None
     except PermissionError:
