@@ -32,6 +32,7 @@ from .seam import (
     SearchResult,
     SearchState,
     Snapshot,
+    Source,
     check_node_limit,
 )
 from .search import SearchOptions, aspiration_window, classify, zobrist_key
@@ -546,7 +547,8 @@ class SearchController:
 
     def _answer_from_book(self, pos: Position, gen: int) -> bool:
         """A root in the books is answered from them: exact score, move and line (one
-        report, no iterations). False if the root is in no book."""
+        report, no iterations; its source EXACT if no lookup was needed: every move loses
+        at once). False if the root is in no book."""
         if self._exact is None or self._exact.book is not self._book:
             self._exact = Solver(hash_mb=16, book=self._book)  # finds the moves (1 thread)
         t0 = time.perf_counter()
@@ -560,13 +562,13 @@ class SearchController:
             score=ans.score, band=Band.EXACT, best_move=ans.best_move, nodes=ans.nodes,
             nps=int(ans.nodes / dt) if dt > 0 else 0, tt_probes=0, tt_hits=0, hit_rate=0.0,
             tt_fill=0.0, elapsed=dt, pv=ans.pv, value=value, total_nodes=ans.nodes,
-            total_elapsed=dt, from_book=True)
+            total_elapsed=dt, source=ans.source)
         with self._lock:
             if gen == self._gen:
                 self._iterations = [rep]
             self._finish(gen, SearchState.DONE, SearchResult(
                 ans.best_move, ans.score, Band.EXACT, ans.pv, ans.nodes, len(ans.pv),
-                SearchState.DONE, value))
+                SearchState.DONE, value, ans.source))
         return True
 
     def _search(self, req: _Request) -> None:
@@ -581,12 +583,14 @@ class SearchController:
                 rep = IterationReport(
                     depth=1, alpha=-INF, beta=INF, fail_highs=0, fail_lows=0, score=score,
                     band=Band.EXACT, best_move=c, nodes=0, nps=0, tt_probes=0, tt_hits=0,
-                    hit_rate=0.0, tt_fill=0.0, elapsed=0.0, pv=(c,), value=value)
+                    hit_rate=0.0, tt_fill=0.0, elapsed=0.0, pv=(c,), value=value,
+                    source=Source.EXACT)
                 with self._lock:
                     if gen == self._gen:
                         self._iterations = [rep]
                     self._finish(gen, SearchState.DONE, SearchResult(
-                        c, score, Band.EXACT, (c,), 0, 1, SearchState.DONE, value))
+                        c, score, Band.EXACT, (c,), 0, 1, SearchState.DONE, value,
+                        Source.EXACT))
                 return
         if self._book is not None and self._answer_from_book(pos, gen):
             return

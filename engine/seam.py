@@ -115,6 +115,18 @@ class Band(str, Enum):
         return self.value
 
 
+class Source(str, Enum):
+    """Where an answer came from: one vocabulary for every front end (the log's rows,
+    ``--json``, the app's panel and status line)."""
+
+    BOOK = "book"  #: a lookup in the books (ours, the 12-ply database) answered
+    EXACT = "exact"  #: recognised exact without a search: a win at once, every move losing at once
+    SEARCH = "search"  #: an iteration of the search (its band says how sure)
+
+    def __str__(self) -> str:
+        return self.value
+
+
 @dataclass(frozen=True)
 class Score:
     """A score from the side to move's point of view, with its band (python-chess's
@@ -206,8 +218,14 @@ class IterationReport:
     value: int = 0  #: internal value (engine/analysis_eval.py)
     total_nodes: int = 0  #: nodes since the start of the search
     total_elapsed: float = 0.0
-    #: the root was in the books: score, move and line come from them (no iterations)
-    from_book: bool = False
+    #: not SEARCH: the root needed no iterations (score, move and line from the books or
+    #: recognised exact), and this is the only report
+    source: Source = Source.SEARCH
+
+    @property
+    def from_book(self) -> bool:
+        """A lookup in the books answered (``source`` BOOK)."""
+        return self.source is Source.BOOK
 
     @property
     def pov(self) -> Score:
@@ -239,6 +257,7 @@ class SearchResult:
     depth: int  #: depth of the last completed iteration (0: none, e.g. a win at once)
     reason: SearchState  #: DONE, STOPPED or NODE_LIMIT
     value: int = 0
+    source: Source = Source.SEARCH  #: where the answer came from
 
     @property
     def pov(self) -> Score:

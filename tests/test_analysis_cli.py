@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 
 from typer.testing import CliRunner
 
@@ -117,3 +120,32 @@ def test_switches_left_out_keep_the_search_defaults():
     for name in switch_names():  # every switch of the search is one of analyze's too
         assert f"--no-{name}" in help_text, name
     assert parse_option_set("threat_ordering", 10).threat_ordering
+
+
+def _analyze(*args: str) -> str:
+    """``c4tui analyze`` in a subprocess (the real command, books as installed)."""
+    r = subprocess.run([sys.executable, "-m", "c4tui", "analyze", *args], capture_output=True,
+                       text=True, timeout=600, env={**os.environ, "COLUMNS": "160"})
+    assert r.returncode == 0, r.stdout + r.stderr
+    return r.stdout
+
+
+def test_analyze_names_where_an_answer_came_from():
+    """Bug (issue 24): a root where every move loses at once (17 and 13 discs, beyond the
+    books) was answered without a book lookup, yet labelled ``book`` and
+    ``"from_book": true``. One vocabulary now: ``book``, ``exact``, ``search``."""
+    for moves, source in (("44444433333355555", "exact"), ("6563243132376", "exact"),
+                          ("445566", "exact"), ("4453", "book")):
+        lines = [json.loads(x) for x in _analyze(moves, "--json").splitlines()]
+        (it,), res = lines[:-1], lines[-1]
+        assert (it["source"], it["from_book"]) == (source, source == "book"), moves
+        assert res["source"] == source and res["band"] == "exact", moves
+        text = _analyze(moves)
+        row = next(ln for ln in text.splitlines() if ln.strip().startswith(source))
+        assert row.split()[0] == source, text
+        assert ("book" in text) == (source == "book"), text
+        assert "search complete" not in text, text  # nothing was searched
+    lines = [json.loads(x) for x in _analyze("4453", "--json", "--no-book", "--nodes",
+                                             "2000").splitlines()]
+    assert {x["source"] for x in lines} == {"search"} and not any(
+        x.get("from_book") for x in lines)

@@ -552,7 +552,7 @@ def test_search_log_folds_identical_proven_iterations():
 
 def test_status_line_counts_a_paused_search_exactly_and_says_a_win_at_once():
     """Bug: N 10000 was invisible at 40.4M; an immediate win read "d0 0 nodes"."""
-    from c4tui.engine.seam import Band, SearchResult, SearchState
+    from c4tui.engine.seam import Band, SearchResult, SearchState, Source
 
     from c4tui.app.engine_view import EngineState, EngineView
     from c4tui.app.settings import SearchSettings
@@ -563,7 +563,7 @@ def test_status_line_counts_a_paused_search_exactly_and_says_a_win_at_once():
     line.view = EngineView(EngineState.READY, SearchSettings(),
                            snapshot=_snapshot(its, "paused", nodes=40_412_345))
     assert "40,412,345 nodes" in str(line.render())
-    win = _iteration(1, 18, "exact", nodes=0)
+    win = _iteration(1, 18, "exact", nodes=0, source=Source.EXACT)
     res = SearchResult(3, 18, Band.EXACT, (3,), 0, 1, SearchState.DONE)
     line.view = EngineView(EngineState.READY, SearchSettings(),
                            snapshot=_snapshot([win], "done", nodes=0, result=res))
@@ -602,7 +602,7 @@ def test_without_colour_the_sides_differ_by_glyph():
 async def test_status_line_says_books_for_a_book_answer_without_nodes():
     """Bug: a root whose children are all in the books is answered with 0 solver nodes,
     and the status line called it 'a win at once'."""
-    from c4tui.engine.seam import Band, SearchResult, SearchState
+    from c4tui.engine.seam import Band, SearchResult, SearchState, Source
 
     from c4tui.app.engine_view import EngineState, EngineView
     from c4tui.app.widgets import StatusLine
@@ -610,7 +610,7 @@ async def test_status_line_says_books_for_a_book_answer_without_nodes():
     app = make_app("22132611366")
     app._poll = lambda: None  # the test draws synthetic records
     async with app.run_test(size=(80, 24)) as pilot:
-        it = _iteration(2, 0, "exact", nodes=0, from_book=True)
+        it = _iteration(2, 0, "exact", nodes=0, source=Source.BOOK)
         res = SearchResult(3, 0, Band.EXACT, (3, 4), 0, 2, SearchState.DONE, 0)
         view = EngineView(EngineState.READY, app.settings, search_available=True,
                           snapshot=_snapshot([it], state="done", nodes=0, result=res))

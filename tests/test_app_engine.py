@@ -192,3 +192,21 @@ async def test_heuristic_column_values_when_the_solver_gives_up():
         await pilot.pause()
         board = str(app.query_one("#board").render())
         assert board.count("~") >= 1  # heuristic values read "~W" "~L" "~="
+
+
+@sync
+async def test_an_answer_without_a_book_is_not_called_books():
+    """Bug (issue 24): a root where every move loses at once (17 discs, past the books)
+    was answered without a lookup, yet the panel said "books best e" and the status line
+    "from the books"."""
+    app = C4App(Position.from_moves("44444433333355555"), settings=SearchSettings(auto=True))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: engine_ready(app), LOAD_TIMEOUT, "the engine")
+        await wait_for(pilot, lambda: (s := snap(app)) is not None and s.result is not None,
+                       60, "the answer")
+        app.show()
+        await pilot.pause(0.3)
+        analysis = str(app.query_one("#analysis").render())
+        status = str(app.query_one("#status").render())
+        assert "exact best e" in analysis and "book" not in analysis, analysis
+        assert "every move loses at once" in status and "book" not in status, status

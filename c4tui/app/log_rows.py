@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from c4tui.engine.position import Position
-from c4tui.engine.seam import Band, IterationReport, Snapshot
+from c4tui.engine.seam import Band, IterationReport, Snapshot, Source
 
 from .text import human_count, human_time, pv_text, window_text
 
@@ -44,8 +44,8 @@ def iteration_rows(pos: Position, snap: Snapshot,
     for g in groups:
         first, it = g[0], g[-1]
         depth = str(it.depth) if len(g) == 1 else f"{first.depth}-{it.depth}"
-        if it.from_book:
-            depth = "book"
+        if it.source is not Source.SEARCH:
+            depth = str(it.source)  # no iterations: the books or an exact recognition
         nodes = sum(x.nodes for x in g)
         secs = sum(x.elapsed for x in g)
         rows.append(Row({

@@ -34,6 +34,8 @@ def read_moves(moves: str | None) -> str:
 
 
 _ENDS = {"done": "search complete", "node_limit": "node limit reached", "stopped": "stopped"}
+#: How a root answered without a search ended (the result's ``source``; see Source).
+_ANSWERED = {"book": "answered from the books", "exact": "exact without a search"}
 
 
 def _columns(cols) -> str:
@@ -43,6 +45,7 @@ def _columns(cols) -> str:
 def _iteration_json(rep) -> dict:
     d = dataclasses.asdict(rep)
     d["type"] = "iteration"
+    d["from_book"] = rep.from_book  # kept for scripts written before ``source``
     d["best_move"] = rep.best_move + 1
     d["pv"] = [c + 1 for c in rep.pv]
     for k, digits in (("elapsed", 4), ("total_elapsed", 4), ("hit_rate", 4), ("tt_fill", 4)):
@@ -214,9 +217,9 @@ def analyze(
         print(json.dumps({"type": "result", "best_move": res.best_move + 1,
                           "score": res.score, "band": res.band, "pv": [c + 1 for c in res.pv],
                           "nodes": res.nodes, "depth": res.depth, "reason": res.reason,
-                          "value": res.value}), flush=True)
+                          "value": res.value, "source": res.source}), flush=True)
         return
-    why = _ENDS.get(str(res.reason), str(res.reason))
+    why = _ANSWERED.get(str(res.source)) or _ENDS.get(str(res.reason), str(res.reason))
     typer.echo(f"best move {res.best_move + 1}, {_score_text(res.score, res.band, pos.ply)}, "
                f"band {res.band}, depth {res.depth}, {res.nodes:,} nodes ({why})")
     typer.echo(f"principal variation: {_columns(res.pv)}")

@@ -12,7 +12,7 @@ from textual.widget import Widget
 
 from c4tui.engine.geometry import COLUMN_NAMES
 from c4tui.engine.position import PLAYER_NAMES, Position
-from c4tui.engine.seam import Band, Score, Snapshot
+from c4tui.engine.seam import Band, Score, Snapshot, Source
 from c4tui.review import BLUNDER, MISTAKE, ONLY_MOVE, MoveReview
 
 from ..engine_view import EngineState, EngineView, ExactStatus, line_ends
@@ -207,7 +207,9 @@ class AnalysisPanel(Widget):
             return
         its = snap.iterations
         depth = its[-1].depth if its else snap.depth
-        where = "books" if its and its[-1].from_book else f"d{depth}"
+        # an answer without iterations names its source (book, exact), a search its depth
+        source = its[-1].source if its else Source.SEARCH
+        where = f"d{depth}" if source is Source.SEARCH else str(source)
         t.append(f"{where} best {COLUMN_NAMES[snap.best_move]} · ", style="dim")
         if pov.band is Band.HEURISTIC:
             # MILTON's evaluation, not a proof: said as a lean ("ahead"), so that it does

@@ -10,7 +10,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from c4tui.engine.seam import SearchState
+from c4tui.engine.seam import SearchState, Source
 
 from ..engine_view import EngineState, EngineView
 from ..settings import SearchSettings
@@ -74,11 +74,13 @@ class StatusLine(Widget):
         if snap is not None:
             res = snap.result
             last = snap.iterations[-1] if snap.iterations else None
-            # a book answer can take 0 nodes too (all children in the books): test it first
-            if res is not None and last is not None and last.from_book:
+            source = last.source if res is not None and last is not None else None
+            if source is Source.BOOK:
                 t.append(f"  from the books ({human_time(snap.elapsed)})")
-            elif res is not None and res.nodes == 0 and last is not None and ext is None:
-                t.append("  a win at once: no search needed")
+            elif source is Source.EXACT:  # the only two exact answers without a search
+                lost = res is not None and res.score < 0
+                t.append(f"  {'every move loses' if lost else 'a win'} at once: "
+                         "no search needed")
             else:
                 # paused: the exact count, so that a step of N nodes shows
                 nodes = f"{snap.nodes:,}" if snap.state is SearchState.PAUSED \
