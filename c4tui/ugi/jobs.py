@@ -14,6 +14,13 @@ Both use only the engine's public API (:mod:`c4tui.engine.solver`,
 :mod:`c4tui.engine.search`, :mod:`c4tui.engine.controller`). Kernels run with the GIL
 released, so the protocol thread answers ``isready``, ``query`` and ``stop`` while a job
 searches.
+
+Time limits hold from the moment ``go`` is read, whatever the search is doing: a watcher
+thread halts the engine at the deadline and, if the search has not answered shortly after
+(it may be loading the kernels or allocating a table, which cannot be interrupted), answers
+``bestmove`` itself. A search whose thread runs on after its ``bestmove`` prints nothing
+more: each search has a generation number, and only the current generation's output,
+up to its ``bestmove``, goes out.
 """
 
 from __future__ import annotations
@@ -41,6 +48,9 @@ FALLBACK_NODES = 20_000
 POLL_SECONDS = 0.005
 #: How long ``stop`` waits for the search to unwind before answering by itself.
 STOP_GRACE_SECONDS = 0.5
+#: Past its deadline, how long a search may take to answer before the watcher answers for
+#: it (the exact job's fallback search takes milliseconds; half the clock's safety margin).
+ANSWER_GRACE_SECONDS = 0.015
 
 Emit = Callable[[str], None]
 
@@ -110,31 +120,56 @@ def safe_move(pos: Position) -> int:
 
 class Resources:
     """The solver and the analysis controller, made on first use and kept between
-    searches (their tables are reused); remade when an option they depend on changes."""
+    searches (their tables are reused); remade when an option they depend on changes.
+
+    :meth:`prepare` (``isready``) does the slow work ahead: the kernels, the books and, with
+    ``Exact`` on, the solver's table (seconds for a few GB). A ``go`` that comes without
+    it does that work in its own thread, within its time limit (the watcher answers).
+    ``busy`` is held by the one search at a time that uses the solver and the controller:
+    a search that ran on past its ``bestmove`` keeps the next one waiting, not sharing.
+    """
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # the fields; held for microseconds
+        self._slow = threading.RLock()  # loading and allocating; held for seconds
+        self.busy = threading.Lock()
         self.hash_mb = DEFAULT_HASH_MB
         self.threads = 1
         self.own_book = True
+        self.exact = False
         self._solver: Solver | None = None
         self._controller: SearchController | None = None
         self._loaded = False
         self._books_read = False
         self._books: BookLike | None = None  # the books in use, once read
+        self._clear = False  # uginewgame: empty the solver's table before its next use
+        self._generation = 0
+        self.output_lock = threading.Lock()  # a search's line and its generation check
 
-    def configure(self, *, hash_mb: int, threads: int, own_book: bool) -> None:
-        """New option values: the solver is remade at its next use if they changed."""
+    def configure(self, *, hash_mb: int, threads: int, own_book: bool,
+                  exact: bool = False) -> None:
+        """New option values; returns at once. A solver made with other values is let go
+        (its table freed once no search holds it) and made again by :meth:`prepare`."""
         with self._lock:
             if (hash_mb, threads, own_book) != (self.hash_mb, self.threads, self.own_book):
                 self._solver = None
             self.hash_mb, self.threads, self.own_book = hash_mb, threads, own_book
+            self.exact = exact
+
+    def next_generation(self) -> int:
+        """The number of a new search: it becomes the only one whose output goes out."""
+        with self.output_lock:
+            self._generation += 1
+            return self._generation
+
+    def current(self, generation: int) -> bool:
+        """Whether ``generation`` is the newest search (call with ``output_lock`` held)."""
+        return generation == self._generation
 
     def load(self) -> None:
         """Load (or, on a cold numba cache, compile) the kernels, and read the books if
-        they are on (the first use converts the 12-ply database): what ``isready`` waits
-        for, so that no ``go`` pays for it."""
-        with self._lock:
+        they are on (the first use converts the 12-ply database)."""
+        with self._slow:
             if not self._loaded:
                 from c4tui.engine.warmup import warmup
 
@@ -145,44 +180,92 @@ class Resources:
 
                 self._books = load_default()  # ours and the 12-ply database
                 self._books_read = True
-                self._controller = None  # remade with the books
+                with self._lock:
+                    self._controller = None  # remade with the books
+
+    def prepare(self) -> None:
+        """Everything a ``go`` with the current options needs that takes time: what
+        ``isready`` waits for, so that no ``go`` pays for it. A search that ran on past its
+        ``bestmove`` ends first: ready means idle."""
+        with self.busy:
+            self.load()
+            if self.exact:
+                self.solver()  # its table: seconds for a few GB
+            self.controller()  # the analysis search's (the exact job's fallback)
+
+    def prepare_until(self, abandon: threading.Event) -> bool:
+        """:meth:`prepare` in a helper thread; False if ``abandon`` is set first (``quit``
+        while a large table is allocated must not wait for it). Its errors are raised."""
+        done = threading.Event()
+        failed: list[BaseException] = []
+
+        def work() -> None:
+            try:
+                self.prepare()
+            except BaseException as exc:  # raised in the caller's thread
+                failed.append(exc)
+            finally:
+                done.set()
+
+        threading.Thread(target=work, name="ugi-prepare", daemon=True).start()
+        while not done.wait(POLL_SECONDS * 10):
+            if abandon.is_set():
+                return False
+        if failed:
+            raise failed[0]
+        return True
 
     def solver(self) -> Solver:
-        """The exact solver with the current options."""
+        """The exact solver with the current options (made now if need be)."""
         self.load()
-        with self._lock:
-            if self._solver is None:
+        with self._slow:
+            with self._lock:
+                solver, clear = self._solver, self._clear
+                hash_mb, threads, own_book = self.hash_mb, self.threads, self.own_book
+                self._clear = False
+            if solver is None:
                 from c4tui.book import load_default
                 from c4tui.engine.solver import Solver
 
-                self._solver = Solver(hash_mb=self.hash_mb,
-                                      book=load_default() if self.own_book else None,
-                                      threads=self.threads)
-            return self._solver
+                solver = Solver(hash_mb=hash_mb, book=load_default() if own_book else None,
+                                threads=threads)
+                with self._lock:
+                    if (hash_mb, threads, own_book) == (self.hash_mb, self.threads,
+                                                        self.own_book):
+                        self._solver = solver
+            elif clear:
+                solver.clear()
+            return solver
 
     def controller(self) -> SearchController:
         """The analysis search's controller (its recognition table survives searches);
         it is given the books, which each search probes if ``OwnBook`` is on."""
         self.load()
-        with self._lock:
+        with self._slow:
             if self._controller is None:
                 from c4tui.book import load_default
                 from c4tui.engine.controller import SearchController
 
-                self._controller = SearchController(book=load_default())
+                ctl = SearchController(book=load_default())
+                with self._lock:
+                    self._controller = ctl
             return self._controller
 
     def new_game(self) -> None:
-        """Forget what the solver's table holds (``uginewgame``)."""
+        """Forget what the solver's table holds (``uginewgame``): at its next use, so that
+        the protocol thread never clears a large table itself (``isready`` does)."""
         with self._lock:
-            if self._solver is not None:
-                self._solver.clear()
+            self._clear = self._solver is not None
 
-    def close(self) -> None:
-        """Stop the analysis search's worker."""
+    def close(self, timeout: float = 5.0) -> None:
+        """Stop the analysis search's worker, waiting at most ``timeout`` seconds."""
         with self._lock:
-            if self._controller is not None:
-                self._controller.close()
+            ctl = self._controller
+        if ctl is not None:
+            try:
+                ctl.close(timeout)
+            except RuntimeError:  # still preparing a table: the process ends anyway
+                pass
 
 
 # ------------------------------------------------------------------ jobs
@@ -196,35 +279,41 @@ class SearchJob:
         self.pos = pos.copy()
         self.limits = limits
         self.res = res
-        self.emit = emit
-        self.t0 = time.perf_counter()
+        self._out = emit
+        self.t0 = time.perf_counter()  # the limits hold from here, the reading of go
         budget = limits.budget(pos)
         self.deadline = None if budget is None else self.t0 + budget
         self.best: int | None = None  #: best move known so far (0-based column)
+        self.generation = res.next_generation()
         self._stop = threading.Event()
+        self._ended = threading.Event()  # the search thread is done
         self._answered = False
-        self._answer_lock = threading.Lock()
         self._thread = threading.Thread(target=self._main, name="ugi-search", daemon=True)
 
     # ---------------------------------------------------------------- control
     def start(self) -> None:
         self._thread.start()
+        if self.deadline is not None:
+            threading.Thread(target=self._watch, name="ugi-deadline", daemon=True).start()
 
     @property
     def running(self) -> bool:
         """Still to answer (a finished ``go infinite`` waits for ``stop``)."""
-        with self._answer_lock:
+        with self.res.output_lock:
             return not self._answered
 
-    def stop(self) -> None:
-        """Stop searching and make sure ``bestmove`` is out when this returns."""
+    def stop(self, grace: float = STOP_GRACE_SECONDS) -> None:
+        """Stop searching and make sure ``bestmove`` is out when this returns (after at
+        most ``grace`` seconds of waiting for the search to unwind)."""
         self._stop.set()
-        end = time.perf_counter() + STOP_GRACE_SECONDS
-        while self._thread.is_alive() and time.perf_counter() < end:
+        end = time.perf_counter() + grace
+        # An answered search that runs on (allocating a table) is not waited for: the next
+        # one waits for it (Resources.busy), within its own limits.
+        while self.running and not self._ended.is_set() and time.perf_counter() < end:
             self._halt()  # again: a stop can fall between two solves and be forgotten
-            self._thread.join(POLL_SECONDS)
+            self._ended.wait(POLL_SECONDS)
         if self.running:  # the kernels did not unwind in time: answer with what we know
-            self._answer(self.best if self.best is not None else safe_move(self.pos))
+            self._answer(self._known_move())
 
     def join(self, timeout: float | None = None) -> None:
         self._thread.join(timeout)
@@ -232,6 +321,11 @@ class SearchJob:
     # ---------------------------------------------------------------- internals
     def _halt(self) -> None:
         """Ask the engine to stop (from any thread)."""
+
+    def _halt_at_deadline(self) -> None:
+        """What the deadline stops (from the watcher thread): everything, unless a job
+        has a last quick step to take after it."""
+        self._halt()
 
     def _search(self) -> None:
         raise NotImplementedError
@@ -243,14 +337,62 @@ class SearchJob:
     def _elapsed(self) -> float:
         return time.perf_counter() - self.t0
 
+    def _known_move(self) -> int:
+        return self.best if self.best is not None else safe_move(self.pos)
+
+    def emit(self, line: str) -> None:
+        """Output of this search: dropped once it has answered, or a newer one began."""
+        with self.res.output_lock:
+            if not self._answered and self.res.current(self.generation):
+                self._out(line)
+
     def _answer(self, col: int) -> None:
-        with self._answer_lock:
+        with self.res.output_lock:
             if self._answered:
                 return
             self._answered = True
-            self.emit(f"bestmove {move_name(self.pos, col)}")
+            if self.res.current(self.generation):
+                self._out(f"bestmove {move_name(self.pos, col)}")
+
+    def _watch(self) -> None:
+        """The time limit, whatever the search is doing: halt the engine at the deadline
+        (again and again: a stop between two solves is forgotten), and answer for the
+        search if it has not answered :data:`ANSWER_GRACE_SECONDS` later."""
+        assert self.deadline is not None
+        while not self._ended.wait(POLL_SECONDS):
+            now = time.perf_counter()
+            if now >= self.deadline:
+                self._halt_at_deadline()
+                if now >= self.deadline + ANSWER_GRACE_SECONDS and not self.limits.infinite:
+                    self._answer(self._known_move())
 
     def _main(self) -> None:
+        try:
+            self._run()
+        finally:
+            self._ended.set()
+
+    def _run(self) -> None:
+        # One search at a time uses the engine: one that ran on past its bestmove (a table
+        # allocation) is waited for, within this search's own limits.
+        while not self.res.busy.acquire(timeout=POLL_SECONDS):
+            if self._expired():
+                self._finish()
+                return
+        try:
+            self._search_position()
+        finally:
+            self.res.busy.release()
+        self._finish()
+
+    def _finish(self) -> None:
+        if self.best is None:
+            self.best = safe_move(self.pos)
+        if self.limits.infinite:  # UCI: the answer waits for stop
+            self._stop.wait()
+        self._answer(self.best)
+
+    def _search_position(self) -> None:
         try:
             for col in self.pos.legal_moves():
                 if self.pos.is_winning_move(col):  # nothing to search
@@ -265,11 +407,6 @@ class SearchJob:
                 self._search()
         except Exception as exc:  # a bug: say so, and still answer
             self.emit(f"info string error: search failed: {type(exc).__name__}: {exc}")
-        if self.best is None:
-            self.best = safe_move(self.pos)
-        if self.limits.infinite:  # UCI: the answer waits for stop
-            self._stop.wait()
-        self._answer(self.best)
 
 
 class ExactJob(SearchJob):
@@ -283,28 +420,22 @@ class ExactJob(SearchJob):
             if searcher is not None:
                 searcher.stop()
 
+    def _halt_at_deadline(self) -> None:
+        # The fallback search runs after the deadline, in the clock's safety margin (the
+        # watcher answers for it if it is late): only the exact solve stops here.
+        if self._solver is not None:
+            self._solver.stop()
+
     def _solve(self, pos: Position) -> SolveResult | None:
         """The solver's result, or None if the deadline or ``stop`` cut it short."""
         from c4tui.engine.solver import SearchAborted
 
         if self._expired():
             return None
-        done = threading.Event()
-
-        def watch() -> None:  # the solver only stops when told: tell it at the deadline
-            while not done.wait(POLL_SECONDS):
-                if self._expired():
-                    self._halt()
-
-        watcher = threading.Thread(target=watch, name="ugi-deadline", daemon=True)
-        watcher.start()
-        try:
+        try:  # the solver only stops when told: the job's watcher tells it at the deadline
             return self._solver.solve(pos)
         except SearchAborted:
             return None
-        finally:
-            done.set()
-            watcher.join()
 
     def _search(self) -> None:
         self._solver = self.res.solver()
@@ -352,7 +483,8 @@ class ExactJob(SearchJob):
         opts = SearchOptions(node_limit=FALLBACK_NODES, hash_mb=1, use_book=self.res.own_book)
         self._fallback_ctl = self.res.controller()
         res = run_search(self.pos, opts, controller=self._fallback_ctl)
-        self.best = res.best_move
+        if res.best_move >= 0:  # a stop before the first iteration leaves none
+            self.best = res.best_move
 
 
 class AnalysisJob(SearchJob):

@@ -42,6 +42,8 @@ from .limits import parse_go
 ENGINE_NAME = f"c4tui {__version__}"
 ENGINE_AUTHOR = "the c4tui developers"
 NULL_MOVE = "0000"
+#: The most ``quit`` waits for a search and the analysis worker to end.
+QUIT_SECONDS = 0.4
 
 
 @dataclass(frozen=True)
@@ -100,6 +102,9 @@ class UgiEngine:
         self.position: Position | None = None
         self.job: SearchJob | None = None
         self.resources = Resources()
+        #: Set as soon as ``quit`` (or the end of input) is read, before it is handled: a
+        #: long ``isready`` gives up waiting then.
+        self.quitting = threading.Event()
         self._apply_options()
 
     # ---------------------------------------------------------------- dispatch
@@ -136,9 +141,14 @@ class UgiEngine:
 
     def cmd_isready(self, args: list[str]) -> None:
         if not self.searching:
-            # The first isready loads the kernels (UGI: no expensive work before it);
-            # during a search they are loaded and the answer is immediate.
-            self.resources.load()
+            # isready does the slow work (UGI: none before it): the kernels at the first,
+            # the solver's table after an option changes; during a search it is done and
+            # the answer is immediate.
+            try:
+                if not self.resources.prepare_until(self.quitting):
+                    return  # quit: no readyok, the engine is going
+            except (MemoryError, OSError, ValueError) as exc:  # e.g. Hash too large here
+                self.error(f"isready: {type(exc).__name__}: {exc}")
         self.emit("readyok")
 
     def cmd_setoption(self, args: list[str]) -> None:
@@ -228,15 +238,17 @@ class UgiEngine:
 
     # ---------------------------------------------------------------- helpers
     def shutdown(self) -> None:
-        """Stop any search (its bestmove goes out) and release the engine."""
+        """Stop any search (its bestmove goes out) and release the engine, within
+        :data:`QUIT_SECONDS`: a search still allocating its table is left to the exit."""
         if self.job is not None:
-            self.job.stop()
-        self.resources.close()
+            self.job.stop(grace=QUIT_SECONDS / 2)
+        self.resources.close(timeout=QUIT_SECONDS / 2)
 
     def _apply_options(self) -> None:
         self.resources.configure(hash_mb=int(self.options["Hash"]),
                                  threads=int(self.options["Threads"]),
-                                 own_book=bool(self.options["OwnBook"]))
+                                 own_book=bool(self.options["OwnBook"]),
+                                 exact=bool(self.options["Exact"]))
 
 
 def parse_move(pos: Position, word: str) -> int:
@@ -297,6 +309,20 @@ class LineWriter:
                 self.closed = True
 
 
+class _Commands(queue.Queue):
+    """The input lines, in order; ``quitting`` is set as soon as ``quit`` or the end of
+    input (None) comes in, while the protocol thread may still be busy with a command."""
+
+    def __init__(self, quitting: threading.Event) -> None:
+        super().__init__()
+        self.quitting = quitting
+
+    def put(self, item, block: bool = True, timeout: float | None = None) -> None:
+        if item is None or item.split()[:1] == ["quit"]:
+            self.quitting.set()
+        super().put(item, block, timeout)
+
+
 def run(stdin: BinaryIO | None = None, stdout: TextIO | None = None) -> int:
     """Speak UGI on ``stdin``/``stdout`` until ``quit`` or the end of input; exit code 0.
 
@@ -306,7 +332,7 @@ def run(stdin: BinaryIO | None = None, stdout: TextIO | None = None) -> int:
     source = stdin if stdin is not None else sys.stdin.buffer
     writer = LineWriter(stdout if stdout is not None else sys.stdout)
     engine = UgiEngine(writer)
-    lines: queue.Queue[str | None] = queue.Queue()
+    lines: queue.Queue[str | None] = _Commands(engine.quitting)
 
     def read() -> None:
         try:
