@@ -19,9 +19,10 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
+from typing import IO, AnyStr
 
-__all__ = ["MAX_DIGITS", "MAX_LINE_CHARS", "SHOWN_CHARS", "FileRefused", "LineTooLong",
+__all__ = ["MAX_DIGITS", "MAX_LINE_CHARS", "MAX_SKIP", "SHOWN_CHARS", "FileRefused", "LineTooLong",
            "bounded_lines", "clip", "read_file", "small_int"]
 
 #: The most digits any number in any grammar may have: every legal value (a square's
@@ -30,6 +31,9 @@ MAX_DIGITS = 18
 #: The longest line read from stdin or the UGI: a 42-move line of squares is ~ 130
 #: characters, a FEN ~ 60; a line longer than this is not a position or a command.
 MAX_LINE_CHARS = 4096
+#: How much of an over-long line is read (and dropped) looking for its end: beyond it
+#: the input is not lines at all, and reading stops.
+MAX_SKIP = 16 << 20
 #: How much of a bad word an error message quotes.
 SHOWN_CHARS = 40
 _CHUNK = 1 << 20
@@ -52,12 +56,20 @@ class FileRefused(OSError):
 
 
 class LineTooLong(ValueError):
-    """A line longer than the limit; ``str()`` says which line and the limit."""
+    """A line longer than the limit; ``str()`` says which line and the limit.
 
-    def __init__(self, number: int, limit: int) -> None:
-        super().__init__(f"line {number}: longer than {limit} characters")
+    ``endless``: no line end came within the skip limit either, so reading stopped.
+    """
+
+    def __init__(self, number: int, limit: int, unit: str = "characters",
+                 endless: bool = False) -> None:
+        what = f"line {number}: longer than {limit} {unit}"
+        if endless:
+            what += f" (no line end within {_size_text(MAX_SKIP)}: the rest is not read)"
+        super().__init__(what)
         self.number = number
         self.limit = limit
+        self.endless = endless
 
 
 def _size_text(n: int) -> str:
@@ -99,23 +111,36 @@ def read_file(path: str | os.PathLike[str], cap: int, what: str = "file") -> byt
         os.close(fd)
 
 
-def bounded_lines(stream: Iterable[str] | object, limit: int = MAX_LINE_CHARS
-                  ) -> Iterator[str]:
-    """The lines of the text stream ``stream`` (``readline(size)``), line ends kept.
+def bounded_lines(stream: IO[AnyStr], limit: int = MAX_LINE_CHARS
+                  ) -> Iterator[AnyStr | LineTooLong]:
+    """The lines of ``stream`` (text or bytes, anything with ``readline(size)``), line
+    ends kept, each of at most ``limit`` characters (bytes).
 
-    Never holds more than ``limit + 1`` characters of a line: a longer line raises
-    :class:`LineTooLong` naming it (1-based) and the limit. Ends at the end of input.
+    A longer line comes as a :class:`LineTooLong` in its place, so line numbers stay
+    right and the caller reports it and goes on; its rest is read in chunks and dropped.
+    A rest that runs past :data:`MAX_SKIP` (``/dev/zero``, one endless line) ends the
+    input there (``endless``). Memory never exceeds a few MiB, whatever the input.
     """
-    readline = stream.readline  # type: ignore[attr-defined]
     number = 0
     while True:
-        line = readline(limit + 1)
+        line = stream.readline(limit + 1)
         if not line:
             return
         number += 1
-        if len(line) > limit and not (len(line) == limit + 1 and line.endswith("\n")):
-            raise LineTooLong(number, limit)
-        yield line
+        nl = "\n" if isinstance(line, str) else b"\n"
+        if len(line) <= limit or (len(line) == limit + 1 and line.endswith(nl)):
+            yield line
+            continue
+        skipped = 0
+        while not line.endswith(nl) and skipped <= MAX_SKIP:
+            line = stream.readline(_CHUNK)
+            if not line:
+                break
+            skipped += len(line)
+        endless = skipped > MAX_SKIP
+        yield LineTooLong(number, limit, "characters" if nl == "\n" else "bytes", endless)
+        if endless:
+            return
 
 
 def small_int(text: str, max_digits: int = MAX_DIGITS, *, signed: bool = False) -> int | None:

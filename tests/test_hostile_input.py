@@ -209,3 +209,44 @@ async def test_the_app_refuses_a_fifo_and_lists_odd_files(tmp_home, odd_files):
         cells = sorted(tuple(table.get_row_at(i)) for i in range(3))
         assert [(c[0], c[4]) for c in cells] == [
             ("fifo.c4g", "unreadable"), ("good.c4g", "*"), ("zero.c4g", "unreadable")]
+
+
+# ---------------------------------------------------------------- 7: endless lines
+def run_on(argv: list[str], stdin) -> subprocess.CompletedProcess[str]:
+    """Run ``argv`` with ``stdin`` (an open file or bytes)."""
+    kw = {"input": stdin} if isinstance(stdin, bytes) else {"stdin": stdin}
+    proc = subprocess.run(argv, capture_output=True, timeout=TIMEOUT, **kw)
+    return subprocess.CompletedProcess(argv, proc.returncode, proc.stdout.decode(),
+                                       proc.stderr.decode())
+
+
+@pytest.mark.parametrize("command", ["solve", "analyze"])
+def test_cli_reads_no_endless_line_from_stdin(command):
+    """solve died with MemoryError on /dev/zero, analyze read it whole (3.4 GB)."""
+    with open("/dev/zero", "rb") as zero:
+        proc = run_on([sys.executable, "-m", "c4tui", command], zero)
+    assert proc.returncode == 2
+    one_line_error(proc, "line 1: longer than 4096 characters")
+
+
+def test_solve_reports_a_long_line_and_goes_on():
+    proc = run_on([sys.executable, "-m", "c4tui", "solve"],
+                  b"4453\n" + b"4" * 100_000 + b"\n44\n")
+    assert proc.returncode == 2 and proc.stdout == "4453 -2\n44 1\n", proc.stdout
+    assert one_line_error(proc) == "c4tui: line 2: longer than 4096 characters"
+
+
+def test_ugi_bounds_its_lines_and_echoes_no_long_input():
+    """The engine read one endless line whole and echoed a 300 MB line in its error."""
+    with open("/dev/zero", "rb") as zero:
+        proc = run_on([sys.executable, "-m", "c4tui.ugi"], zero)
+    assert proc.returncode == 0 and proc.stdout.startswith(
+        "info string error: line 1: longer than 4096 bytes (no line end"), proc.stdout[:300]
+    long_word = b"x" * 3000  # under the line limit: answered, quoted only in part
+    proc = run_on([sys.executable, "-m", "c4tui.ugi"],
+                  b"ugi\n" + b"go " * 10_000 + b"\n" + long_word + b"\n"
+                  + b"setoption name " + long_word + b"\nquit\n")
+    lines = proc.stdout.splitlines()
+    assert "info string error: line 2: longer than 4096 bytes" in lines, lines
+    assert "ugiok" in lines and all(len(line) < 300 for line in lines), lines
+    assert sum("error" in line for line in lines) == 3, lines

@@ -15,6 +15,8 @@ from typing import Annotated
 
 import typer
 
+from c4tui.bounded import LineTooLong, bounded_lines
+
 from . import options
 from .errors import FAILURE, fail
 from .size import SIZE_OPTION, check_size
@@ -26,11 +28,16 @@ def read_moves(moves: str | None) -> str:
         return moves
     if sys.stdin is None or sys.stdin.isatty():
         return ""  # no moves at a terminal: the empty board
-    lines = [ln.strip() for ln in options.stdin().read().splitlines() if ln.strip()]
-    if len(lines) > 1:
-        fail(f"analyze: stdin holds {len(lines)} positions; analyze takes one "
+    first, count = "", 0  # lines are counted, not kept: stdin may be endless
+    for line in bounded_lines(options.stdin()):
+        if isinstance(line, LineTooLong):
+            fail(f"analyze: stdin {line}")
+        if line.strip():
+            first, count = first or line.strip(), count + 1
+    if count > 1:
+        fail(f"analyze: stdin holds {count} positions; analyze takes one "
              "(c4tui solve reads many)")
-    return lines[0] if lines else ""
+    return first
 
 
 _ENDS = {"done": "search complete", "node_limit": "node limit reached", "stopped": "stopped"}

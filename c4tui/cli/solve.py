@@ -11,6 +11,8 @@ from typing import Annotated, NoReturn, TypeVar
 
 import typer
 
+from c4tui.bounded import LineTooLong, bounded_lines
+
 from . import options
 from .errors import FAILURE, USAGE, fail
 from .size import SIZE_OPTION, check_size
@@ -138,7 +140,9 @@ def solve(
     # Positions the books decide are answered without the kernels; the solver (numba and
     # its kernels: most of a second) is made at the first position they leave open.
     reader = BookReader() if book else None
-    lines = moves if moves is not None else (ln.rstrip("\r\n") for ln in options.stdin())
+    lines = moves if moves is not None else (
+        ln if isinstance(ln, LineTooLong) else ln.rstrip("\r\n")
+        for ln in bounded_lines(options.stdin()))
     try:
         status = _solve_lines(lines, reader, analyze, stats, verbose_stats,
                               lambda: build_solver(hash_mb, book, threads))
@@ -157,6 +161,10 @@ def _solve_lines(lines, reader, analyze: bool, stats: bool, verbose_stats: bool,
     status = 0
     out = sys.stdout
     for n, line in enumerate(lines, 1):
+        if isinstance(line, LineTooLong):  # not read whole: /dev/zero, one endless line
+            print(f"c4tui: {line}", file=sys.stderr)
+            status = USAGE
+            continue
         text = line.strip()
         try:
             pos = Position.from_moves(text)

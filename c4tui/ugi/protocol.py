@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import BinaryIO, NoReturn, TextIO
 
 from c4tui import __version__
-from c4tui.bounded import clip, small_int
+from c4tui.bounded import LineTooLong, bounded_lines, clip, small_int
 from c4tui.engine.position import (
     BLACK,
     SQUARE_RANGE,
@@ -326,7 +326,9 @@ class _Commands(queue.Queue):
 def run(stdin: BinaryIO | None = None, stdout: TextIO | None = None) -> int:
     """Speak UGI on ``stdin``/``stdout`` until ``quit`` or the end of input; exit code 0.
 
-    A reader thread turns input into lines (undecodable bytes are replaced, never fatal);
+    A reader thread turns input into lines (undecodable bytes are replaced, never fatal;
+    a line longer than :data:`~c4tui.bounded.MAX_LINE_CHARS` is an error line, and input
+    without a line end in 16 MiB ends like the end of input);
     this thread answers them in order. A running search answers in its own thread.
     """
     source = stdin if stdin is not None else sys.stdin.buffer
@@ -336,7 +338,10 @@ def run(stdin: BinaryIO | None = None, stdout: TextIO | None = None) -> int:
 
     def read() -> None:
         try:
-            for raw in source:
+            for raw in bounded_lines(source):
+                if isinstance(raw, LineTooLong):  # said at once (and never echoed)
+                    writer(f"info string error: {raw}")
+                    continue
                 lines.put(raw.decode("utf-8", errors="replace"))
         except (OSError, ValueError):
             pass
