@@ -36,7 +36,7 @@ import numpy as np
 from c4tui.atomicfile import atomic_write
 from c4tui.bounded import FileRefused, read_file
 
-from .format import MAX_BOOK_BYTES, NO_SCORE
+from .format import MAX_BOOK_BYTES, NO_SCORE, inflate
 
 MAGIC = b"C4CK"
 VERSION = 1
@@ -140,13 +140,11 @@ class Checkpoint:
             raise CheckpointError(f"{source}: checkpoint version {version}, expected {VERSION}")
         if bsize == 0 or n > 1 << 28 or len(data) != HEADER_SIZE + psize:
             raise CheckpointError(f"{source}: corrupt checkpoint header or truncated file")
-        try:
-            raw = zlib.decompress(data[HEADER_SIZE:])
-        except zlib.error as exc:
-            raise CheckpointError(f"{source}: corrupt checkpoint payload ({exc})") from None
         blocks = -(-n // bsize)
-        if len(raw) != n + 16 * blocks:
-            raise CheckpointError(f"{source}: corrupt checkpoint payload (wrong size)")
+        try:
+            raw = inflate(data[HEADER_SIZE:], n + 16 * blocks)
+        except ValueError as exc:
+            raise CheckpointError(f"{source}: corrupt checkpoint payload ({exc})") from None
         scores = np.frombuffer(raw, dtype=np.int8, count=n).copy()
         nodes = np.frombuffer(raw, dtype="<u8", count=blocks, offset=n).astype(np.uint64)
         secs = np.frombuffer(raw, dtype="<f8", count=blocks, offset=n + 8 * blocks).astype(

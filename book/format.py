@@ -193,6 +193,27 @@ def encode(book: Book) -> bytes:
     return header + payload
 
 
+def inflate(payload: bytes, size: int) -> bytes:
+    """``payload`` decompressed, which must be exactly ``size`` bytes.
+
+    Never inflates more than ``size + 1`` bytes: a payload of a few MB that inflates to
+    gigabytes (a decompression bomb) is refused having cost ``size`` bytes, not its full
+    size. Raises ``ValueError`` (``zlib.error`` is not one) with the reason.
+    """
+    d = zlib.decompressobj()
+    try:
+        raw = d.decompress(payload, size + 1)
+    except zlib.error as exc:
+        raise ValueError(str(exc)) from None
+    if len(raw) > size or d.unconsumed_tail:
+        raise ValueError(f"expected {size} bytes, it inflates to more")
+    if not d.eof:
+        raise ValueError("incomplete or truncated stream")
+    if len(raw) != size:
+        raise ValueError(f"expected {size} bytes, found {len(raw)}")
+    return raw
+
+
 def decode(data: bytes, source: str = "book") -> Book:
     """Parse file content; raises :class:`BookError` naming ``source`` if it is unusable."""
     if len(data) < HEADER_SIZE:
@@ -216,11 +237,9 @@ def decode(data: bytes, source: str = "book") -> Book:
             f"found {len(data)})"
         )
     try:
-        raw = zlib.decompress(data[HEADER_SIZE:])
-    except zlib.error as exc:
+        raw = inflate(data[HEADER_SIZE:], 9 * n)
+    except ValueError as exc:
         raise BookError(f"{source}: corrupt payload ({exc})") from None
-    if len(raw) != 9 * n:
-        raise BookError(f"{source}: corrupt payload (expected {9 * n} bytes, found {len(raw)})")
     planes = np.frombuffer(raw, dtype=np.uint8, count=8 * n)
     deltas = np.ascontiguousarray(planes.reshape(8, n).T).view("<u8").reshape(n)
     keys = np.cumsum(deltas, dtype=np.uint64)

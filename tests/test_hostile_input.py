@@ -8,8 +8,11 @@ gets now. The command line and the UGI engine run as real processes with a timeo
 from __future__ import annotations
 
 import os
+import struct
 import subprocess
 import sys
+import tracemalloc
+import zlib
 from pathlib import Path
 
 import pytest
@@ -250,3 +253,56 @@ def test_ugi_bounds_its_lines_and_echoes_no_long_input():
     assert "info string error: line 2: longer than 4096 bytes" in lines, lines
     assert "ugiok" in lines and all(len(line) < 300 for line in lines), lines
     assert sum("error" in line for line in lines) == 3, lines
+
+
+# ---------------------------------------------------------------- 8: decompression bombs
+BOMB_BYTES = 256 << 20  # what the bomb inflates to (3 GB in docs/reliability.md)
+
+
+def zeros_compressed(size: int) -> bytes:
+    """zlib of ``size`` zero bytes (about size / 1000 bytes), made in chunks."""
+    c = zlib.compressobj(9)
+    chunk = bytes(1 << 20)
+    return b"".join(c.compress(chunk) for _ in range(size >> 20)) + c.flush()
+
+
+@pytest.fixture(scope="module")
+def bomb_payload() -> bytes:
+    return zeros_compressed(BOMB_BYTES)
+
+
+def test_a_book_bomb_is_refused_before_it_inflates(tmp_path, bomb_payload):
+    """The payload was inflated whole before its length was checked."""
+    from c4tui.book import format as fmt
+
+    head = struct.Struct("<4sHHQQQ32sQ").pack(fmt.MAGIC, fmt.VERSION, fmt.HEADER_SIZE,
+                                              1 << 4, 1000, len(bomb_payload), bytes(32), 0)
+    path = tmp_path / "bomb.c4b"
+    path.write_bytes(head + bomb_payload)
+    tracemalloc.start()
+    try:
+        with pytest.raises(fmt.BookError) as info:
+            fmt.load(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert str(info.value) == f"{path}: corrupt payload (expected 9000 bytes, it inflates " \
+        "to more)"
+    assert peak < 4 * len(bomb_payload) + (1 << 20), peak  # the file, never the 256 MB
+    proc = c4tui("book", "info", str(path))
+    one_line_error(proc, "corrupt payload")
+
+
+def test_a_checkpoint_bomb_is_refused_before_it_inflates(tmp_path, bomb_payload):
+    from c4tui.book import checkpoint as ck
+
+    head = ck._HEADER.pack(ck.MAGIC, ck.VERSION, 10, 4, 0, 10, bytes(32),
+                           len(bomb_payload))
+    tracemalloc.start()
+    try:
+        with pytest.raises(ck.CheckpointError, match="inflates to more"):
+            ck.Checkpoint.decode(head + bomb_payload, "bomb.c4ck")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 4 * len(bomb_payload) + (1 << 20), peak
