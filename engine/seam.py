@@ -15,6 +15,7 @@ and ``str()`` gives the plain value.
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -32,8 +33,34 @@ DEFAULT_HASH_MB = 16
 MAX_HASH_MB = 4096
 #: A table this large takes seconds to allocate and clear: the UI says so.
 SLOW_HASH_MB = 512
-#: Threads of the exact solver (Lazy SMP sharing one table).
+#: Threads of the exact solver (sharing one table; see docs/solver.md, "Parallel search").
 MAX_THREADS = 64
+#: Environment variable that sets the exact solver's default thread count.
+THREADS_ENV = "C4TUI_THREADS"
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity, e.g. under ``taskset`` or a
+    container's cpuset; all of the machine's where affinity is unknown)."""
+    try:
+        n = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        n = os.cpu_count() or 1
+    return max(1, min(n, MAX_THREADS))
+
+
+def default_threads() -> int:
+    """The exact solver's thread count when none is given: ``C4TUI_THREADS`` if set, else
+    one per usable core. The parallel search keeps one tree whatever its thread count
+    (docs/solver.md), so every core helps; more threads than cores never do. ValueError
+    for a bad ``C4TUI_THREADS``."""
+    text = os.environ.get(THREADS_ENV, "").strip()
+    if not text:
+        return usable_cores()
+    if not text.isdigit() or not 1 <= int(text[:3]) <= MAX_THREADS or len(text) > 3:
+        raise ValueError(f"{THREADS_ENV}={text[:20]!r}: expected a thread count from 1 to "
+                         f"{MAX_THREADS}")
+    return int(text)
 
 
 def check_node_limit(nodes: int | None) -> int | None:

@@ -21,15 +21,16 @@ from .position import Position
 from .scores import win_score
 from .seam import MAX_THREADS
 from .solver_kernel import (
+    BUSY_BITS,
     CTX_ABORT,
+    CTX_BUSY,
     CTX_LIMIT,
     CTX_NODES,
     CTX_SIZE,
-    CTX_VARY,
     SCRATCH_SIZE,
     solve_root,
 )
-from .tt import TranspositionTable
+from .tt import DEFAULT_SOLVER_MB, TranspositionTable
 
 #: No floor: below any score (``solve_root`` clamps to the static bound).
 _NO_LO = -64
@@ -124,19 +125,21 @@ class Solver:
     """Exact solver with its own transposition table (kept between calls).
 
     ``book``: the books to probe (``c4tui.book.load_default()`` gives the books in use),
-    ``None`` searches without a book. ``threads``: searching threads sharing the table (Lazy SMP);
-    1 (the default) is deterministic: the same position and table give the same nodes and
-    best move. One solve at a time per solver; ``stop()`` may be called from any thread.
-    ``last_stats`` holds the :class:`SolveStats` of the last solve or analysis.
+    ``None`` searches without a book. ``threads``: searching threads sharing the table and
+    splitting the tree (ABDADA: a thread defers a move another thread is searching; see
+    docs/solver.md, "Parallel search"); 1 (the default) is deterministic: the same position
+    and table give the same nodes and best move. One solve at a time per solver; ``stop()``
+    may be called from any thread. ``last_stats`` holds the :class:`SolveStats` of the last
+    solve or analysis.
     """
 
-    def __init__(self, hash_mb: int = 64, book: BookLike | None = None,
+    def __init__(self, hash_mb: int = DEFAULT_SOLVER_MB, book: BookLike | None = None,
                  threads: int = 1) -> None:
         if not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
             raise ValueError(f"threads={threads!r}: must be between 1 and {MAX_THREADS}")
         self.table = TranspositionTable(hash_mb)
         self.threads = threads
-        # One scratch area and context block per thread; the table is shared (Lazy SMP).
+        # One scratch area and context block per thread; the table is shared.
         # Both are written at every node: rows of one array, padded to whole 128-byte
         # blocks (an adjacent-line prefetch pair), so that no two threads write the same
         # cache line (false sharing made two threads slower per node than one).
@@ -144,8 +147,11 @@ class Solver:
         self._ctx_mem = np.zeros((threads, _padded(CTX_SIZE)), dtype=np.int64)
         self._scratch = [self._scratch_mem[k, :SCRATCH_SIZE] for k in range(threads)]
         self._ctx = [self._ctx_mem[k, :CTX_SIZE] for k in range(threads)]
-        for k, ctx in enumerate(self._ctx):
-            ctx[CTX_VARY] = k  # helpers order moves differently near the root
+        # The children some thread is searching (see solver_kernel.negamax): one thread
+        # needs none.
+        self._busy = np.zeros(1 << BUSY_BITS if threads > 1 else 1, dtype=np.uint64)
+        for k in range(threads):
+            self._prime(k)
         self._lock = threading.Lock()
         self._acc = np.zeros(CTX_SIZE, dtype=np.int64)
         self._acc_threads = np.zeros(threads, dtype=np.int64)
@@ -165,6 +171,13 @@ class Solver:
         """Empty the transposition table."""
         self.table.clear()
 
+    def _prime(self, k: int) -> None:
+        """Reset thread k's context block for a new search."""
+        ctx = self._ctx[k]
+        ctx[:] = 0
+        if self.threads > 1:
+            ctx[CTX_BUSY] = address(self._busy)
+
     # ------------------------------------------------------------------ solving
     def _run(self, k: int, current: int, mask: int, ply: int, lo: int = _NO_LO,
              need_move: bool = True) -> tuple[int, int]:
@@ -183,9 +196,9 @@ class Solver:
 
     def _solve_words(self, current: int, mask: int, ply: int, lo: int = _NO_LO,
                      need_move: bool = True) -> tuple[int, int, int]:
-        for k, ctx in enumerate(self._ctx):
-            ctx[:] = 0
-            ctx[CTX_VARY] = k
+        for k in range(self.threads):
+            self._prime(k)
+        self._busy[:] = 0  # (every mark is cleared when its search ends; a cheap safeguard)
         if self._stopped:  # stop() came between two searches of one analysis
             raise SearchAborted("search stopped")
         ctx0 = self._ctx[0]
@@ -213,9 +226,9 @@ class Solver:
                   need_move: bool) -> tuple[int, int, int]:
         """All threads on the shared table: (score, move, index of the answering thread or
         -1 if stopped)."""
-        # Every thread solves the same root on the shared table (the helpers split ALL nodes
-        # with the main thread); the first to finish gives the answer (every thread's
-        # answer is exact) and stops the others.
+        # Every thread solves the same root with the same windows on the shared table,
+        # deferring the moves another thread is searching; the first to finish gives the
+        # answer (every thread's answer is exact) and stops the others.
         results: list[tuple[int, int] | None] = [None] * self.threads
         first = threading.Lock()
         winner = [-1]
@@ -344,6 +357,7 @@ class Solver:
     def _solve_children(self, tasks: list[_Child]) -> int:
         """Solve ``tasks`` (an analysis's children) with one thread per child: nodes."""
         lock = threading.Lock()
+        self._busy[:] = 0
         queue = list(tasks)
         working: list[_Child | None] = [None] * self.threads
         total = [0]
@@ -354,15 +368,14 @@ class Solver:
             if self._stopped:
                 return None
             if queue:
-                task, vary = queue.pop(0), 0
+                task = queue.pop(0)
             else:
                 busy = [t for t in working if t is not None and t.score is None]
                 if not busy:
                     return None
-                task, vary = busy[0], 1
+                task = min(busy, key=working.count)  # the child with the fewest threads
+            self._prime(k)
             ctx = self._ctx[k]
-            ctx[:] = 0
-            ctx[CTX_VARY] = vary
             if self._stopped:
                 ctx[CTX_ABORT] = 1
             working[k] = task

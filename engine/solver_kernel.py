@@ -17,10 +17,10 @@ ctx    meaning
 6      cut nodes (a move failed high) after searching moves
 7      ... of which the first move searched failed high
 8      enhanced transposition cutoffs (a child's entry refuted the node)
-9      move-order variation of this thread (0: the main thread, deterministic)
-10     disc count of the root (helpers vary their order in the first plies below it)
-11     interior nodes: nodes that searched children (not settled by a bound or the table)
-12     node limit: the search aborts when the node count reaches it (0: no limit)
+9      disc count of the root (it picks the near tier's plies)
+10     interior nodes: nodes that searched children (not settled by a bound or the table)
+11     node limit: the search aborts when the node count reaches it (0: no limit)
+12     address of the busy table shared by the threads of a solve (0: one thread)
 =====  =====================================================
 
 Scores follow the solvers' convention (:mod:`.scores`).
@@ -46,15 +46,15 @@ from .book_probe import BOOK_MISS, book_probe
 from .geometry import (
     CENTER_ORDER,
     COLUMN_MASKS,
-    HALF,
     HEIGHT,
     SIZE,
     U_EVEN_ROWS,
     U_ODD_ROWS,
     WIDTH,
     ZUGZWANG_RULES,
+    win_score,
 )
-from .mem import load_i64, load_i64p, store_i64, store_i64p
+from .mem import load_i64, load_i64p, load_u64, store_i64, store_i64p, store_u64
 
 # The table's functions and constants (the near tier's) are compiled into these kernels:
 # numba's cache notices a change of this file only, so a change of tt.py must come with one
@@ -79,11 +79,19 @@ CTX_OVERWRITES = 5
 CTX_CUTS = 6
 CTX_FIRST_CUTS = 7
 CTX_ETC = 8
-CTX_VARY = 9
-CTX_ROOT = 10
-CTX_INTERIOR = 11
-CTX_LIMIT = 12
+CTX_ROOT = 9
+CTX_INTERIOR = 10
+CTX_LIMIT = 11
+CTX_BUSY = 12
 CTX_SIZE = 16
+#: A scratch slot's mark for a move deferred because another thread is searching it.
+DEFERRED = -2
+#: The busy table: ``2**BUSY_BITS`` words (128 KiB), each the key of a child some thread
+#: is searching (0: free). Collisions only lose a deferral, never correctness.
+BUSY_BITS = 14
+#: Moves are deferred at nodes with fewer discs than this (deeper, subtrees are too small
+#: for two threads to meet in them often; fewer plies grew the tree, docs/solver.md).
+DEFER_PLIES = SIZE - 6
 SCRATCH_PER_PLY = WIDTH + 1  # a move score per column, then CUT_SLOT
 NO_BOUND = 31  # |bound| meaning "no bound known"
 CUT_SLOT = WIDTH  # scratch slot of each ply: the move that last failed high there
@@ -91,8 +99,6 @@ CUT_SLOT = WIDTH  # scratch slot of each ply: the move that last failed high the
 #: Below this many discs a node first probes its children's entries (enhanced
 #: transposition cutoffs); deeper the probes cost more than they save.
 ETC_PLIES = SIZE - 6  # 36 on 7x6
-#: Helper threads vary their move order this many plies below the root.
-VARY_PLIES = 12
 #: Mirror images share an entry below this many discs (deeper, symmetric pairs are rare
 #: and the mirror costs time at every node).
 MIRROR_PLIES = 14
@@ -104,10 +110,9 @@ _RANK = np.array([CENTER_ORDER.index(c) for c in range(WIDTH)], dtype=np.int64)
 _COLS = COLUMN_MASKS
 
 
-@njit(inline="always", nogil=True, cache=True)
-def _win_at(ply):
-    """Score of a win with the disc played at ``ply`` (see :mod:`.scores`)."""
-    return HALF - ply // 2
+#: Score of a win with the disc played at ``ply``: the convention's one definition
+#: (``geometry.win_score``, see :mod:`.scores`), compiled into the kernels.
+_win_at = njit(inline="always", nogil=True, cache=True)(win_score)
 
 
 @njit(inline="always", nogil=True, cache=True)
@@ -342,6 +347,15 @@ def _pairing(w, s0, s1, s2, s3):
             or (p01 and p02 and p13 and p23))  # pairs {0,3} {1,2}
 
 
+_BUSY_MIX = np.uint64(0x9E3779B97F4A7C15)
+
+
+@njit(inline="always", nogil=True, cache=True)
+def _busy_slot(key):
+    """Index of ``key``'s word in the busy table."""
+    return np.int64((key * _BUSY_MIX) >> np.uint64(64 - BUSY_BITS))
+
+
 @njit(nogil=True, cache=True)
 def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, bp):
     """Score of the position (side to move cannot win now) searched in ``(alpha, beta)``.
@@ -497,23 +511,6 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
     nonlosing ^= skipped
     # Move scores, one slot per column in centre order; -1 = not a move.
     base = moves * SCRATCH_PER_PLY
-    vary = load_i64p(ctx, CTX_VARY)
-    pick = -1
-    rev = False
-    if vary != 0:
-        d = moves - load_i64p(ctx, CTX_ROOT)
-        if d < VARY_PLIES:
-            # A helper thread takes the moves after a first move that failed low (an ALL
-            # node: every move must be searched) in reverse order, so that it and the main
-            # thread split the node's moves from both ends and each finds the other's
-            # results in the shared table. Its first move (the likely cutoff) is the main
-            # thread's.
-            rev = True
-            if vary >= 2:
-                # Further helpers also put one move first at each of these plies: their
-                # own pseudo-random paths through the tree.
-                r = (vary * 2654435761) >> (3 * d)
-                pick = np.int64(r % WIDTH)
     for i in range(WIDTH):
         mv = nonlosing & _COLS[_ORDER[i]]
         if mv != U0:
@@ -530,10 +527,7 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
                 store_i64p(scratch, base + CUT_SLOT, c)
                 _store(t0, b0, ctx, key, hi, NO_BOUND, WIDTH - 1 - c if mirrored else c, 0)
                 return hi
-            s = _useful_threats(thr, opp_win)
-            if i == pick:
-                s += 1 << 20
-            store_i64p(scratch, base + i, s)
+            store_i64p(scratch, base + i, _useful_threats(thr, opp_win))
         else:
             store_i64p(scratch, base + i, -1)
     if hmove >= 0 and (nonlosing & _COLS[hmove]) == U0:
@@ -551,20 +545,27 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
     best = -1
     value = skip_value
     first = True
+    # Several threads: moves another thread is searching are deferred (ABDADA, see
+    # docs/solver.md, "Parallel search"); ``busy`` is the shared table of those children.
+    busy = load_i64p(ctx, CTX_BUSY)
+    defer = busy != 0 and moves < DEFER_PLIES
+    deferred = False
     while True:
+        slot = np.int64(-1)
+        ck = U0
         if hmove >= 0:
             c = hmove
             store_i64p(scratch, base + _RANK[c], -1)
             hmove = -1
         else:
             bi = -1
-            if rev and not first:
-                bs_ = 1 << 40
+            if deferred and not defer:
+                # The second pass: the moves other threads were searching, now searched
+                # here too (their results may be in the table by now).
                 for i in range(WIDTH):
-                    s = load_i64p(scratch, base + i)
-                    if 0 <= s < bs_:
-                        bs_ = s
+                    if load_i64p(scratch, base + i) == DEFERRED:
                         bi = i
+                        break
             else:
                 bs_ = -1
                 for i in range(WIDTH):
@@ -573,13 +574,30 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
                         bs_ = s
                         bi = i
             if bi < 0:
+                if deferred and defer:
+                    defer = False
+                    continue
                 break
             store_i64p(scratch, base + bi, -1)
             c = _ORDER[bi]
         mv = nonlosing & _COLS[c]
+        if defer and not first:
+            # A move whose child another thread is searching is put off until the other
+            # moves are done; the child is marked while this thread searches it. Never
+            # the first move: the likely cutoff, searched by every thread that comes here
+            # (so the others' work starts only once it has failed).
+            ck, _ = _table_key(opp, mask | mv, moves + 1)
+            slot = _busy_slot(ck)
+            if load_u64(busy, slot) == ck:
+                store_i64p(scratch, base + bi, DEFERRED)
+                deferred = True
+                continue
+            store_u64(busy, slot, ck)
         score = -negamax(
             opp, mask | mv, moves + 1, -beta, -alpha, tt, bits, scratch, ctx, bk, bs, bn, bp
         )
+        if slot >= 0 and load_u64(busy, slot) == ck:  # (unless another key took the slot)
+            store_u64(busy, slot, U0)
         if load_i64(ctx, CTX_ABORT) != 0:
             return 0  # results of an aborted search are never stored
         if score >= beta:
@@ -643,11 +661,8 @@ def solve_root(cur, mask, moves, lo0, need_move, tt, bits, scratch, ctx, bk, bs,
     lo = max(lo, lo0)
     best = -1
     key, mirrored = _table_key(cur, mask, moves)
-    # Helper threads open with a neighbouring window (+1, -1, +2, ...): while the main
-    # thread decides win/draw/loss, a helper proves the next bound, which the main
-    # thread then finds in the shared table.
-    vary = load_i64p(ctx, CTX_VARY)
-    med = (vary + 1) // 2 if vary % 2 == 1 else -(vary // 2)
+    # Every thread searches the same windows, so that their trees are one tree.
+    med = 0
     floor_first = hinted_lo
     while lo < hi:
         if lo >= 0 or floor_first:

@@ -58,6 +58,8 @@ OFFSET = 32
 #: The smallest table: the check (KEY_BITS + 1 - bits bits) must fit above CHECK_SHIFT.
 MIN_BITS = max(10, KEY_BITS + 1 - 64 + CHECK_SHIFT)
 MAX_BITS = 32
+#: The solver's table when none is asked for (MB).
+DEFAULT_SOLVER_MB = 64
 #: The near tier's size: 2**NEAR_BITS words, 1 MiB (2 MiB and more fell out of this
 #: machine's caches and were slower). 0: no near tier, on the large boards whose keys
 #: need a larger minimum table than that (MIN_BITS), which would not stay in the caches.
@@ -220,7 +222,7 @@ class TranspositionTable:
     """The table's memory (the main table, then the near tier if the main one is larger);
     kernels take its address and the main table's ``bits``."""
 
-    def __init__(self, hash_mb: int = 64) -> None:
+    def __init__(self, hash_mb: int = DEFAULT_SOLVER_MB) -> None:
         self.bits = bits_for_mb(hash_mb)
         near = 1 << NEAR_BITS if 0 < NEAR_BITS < self.bits else 0
         self.words = np.zeros((1 << self.bits) + near, dtype=np.uint64)

@@ -1,5 +1,6 @@
-"""The exact solver on several threads (Lazy SMP over one shared table), its statistics,
-and the ``--threads`` / ``--verbose-stats`` options."""
+"""The exact solver on several threads (one shared table, moves another thread is searching
+deferred: ABDADA), its statistics, the default thread count and the ``--threads`` /
+``--verbose-stats`` options."""
 
 from __future__ import annotations
 
@@ -42,6 +43,41 @@ def test_two_threads_pons_sets(name: str, n: int) -> None:
     wrong = [(m, s, r.score) for m, s in _pons(name, n, 5)
              if (r := solver.solve(Position.from_moves(m))).score != s]
     assert wrong == []
+
+
+@pytest.mark.parametrize("threads", [16, 64])
+def test_many_threads_exact_scores(threads: int) -> None:
+    """More threads than cores (2 here): every score and column score stays exact."""
+    solver = Solver(hash_mb=32, book=None, threads=threads)
+    rows = [(m, s) for m, s in _pons("Test_L2_R2", 30, 21) + _pons("Test_L1_R2", 4, 22)
+            + _pons("Test_L3_R1", 30, 23)]
+    wrong = [(m, s, r.score) for m, s in rows
+             if (r := solver.solve(Position.from_moves(m))).score != s]
+    assert wrong == []
+    for moves, _, cols in random.Random(24).sample([r for r in POSITIONS if len(r[0]) >= 14],
+                                                   8):
+        assert list(solver.analyze(Position.from_moves(moves)).scores) == cols, moves
+
+
+def test_the_tree_does_not_grow_with_threads() -> None:
+    """16 threads on this 2-core machine search at most twice the nodes of one thread, and
+    share the work (the busiest thread searches well under the total): the guard of
+    issue 22 that holds on any machine (docs/solver.md, "Parallel search")."""
+    rows = load_pons("Test_L1_R2")[:30]  # (the old Lazy SMP: 5.8x here)
+    nodes = {}
+    busiest = 0
+    for threads in (1, 16):
+        solver = Solver(hash_mb=64, book=None, threads=threads)
+        total = 0
+        for moves, score in rows:
+            r = solver.solve(Position.from_moves(moves))
+            assert r.score == score, moves
+            total += r.nodes
+            if threads > 1:
+                busiest += max(solver.last_stats.thread_nodes)
+        nodes[threads] = total
+    assert nodes[16] <= 2 * nodes[1], nodes
+    assert busiest < 0.75 * nodes[16], (busiest, nodes)
 
 
 def test_hammered_shared_table_gives_no_wrong_result() -> None:
@@ -188,3 +224,55 @@ def test_cli_says_compiling_only_when_cold(tmp_path) -> None:
         assert r.stdout.split() == ["2252576253462244111563365343671351441", "-1"]
     assert "compiling the engine" in runs[0].stderr
     assert "compiling" not in runs[1].stderr
+
+
+def test_default_threads_follow_the_usable_cores_or_the_environment(monkeypatch) -> None:
+    from c4tui.engine.seam import MAX_THREADS, THREADS_ENV, default_threads, usable_cores
+
+    monkeypatch.delenv(THREADS_ENV, raising=False)
+    assert default_threads() == usable_cores() >= 1
+    monkeypatch.setenv(THREADS_ENV, "3")
+    assert default_threads() == 3
+    for bad in ("0", str(MAX_THREADS + 1), "abc", "2.5", "9" * 5000):
+        monkeypatch.setenv(THREADS_ENV, bad)
+        with pytest.raises(ValueError, match=THREADS_ENV):
+            default_threads()
+
+
+def test_a_bad_threads_environment_is_one_line_before_any_command() -> None:
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, C4TUI_THREADS="lots")
+    r = subprocess.run([sys.executable, "-m", "c4tui", "solve", "4453"], env=env,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr == "c4tui: C4TUI_THREADS='lots': expected a thread count from 1 to 64\n"
+
+
+def test_scaling_thread_counts() -> None:
+    from c4tui.cli.bench_scaling import thread_counts
+
+    assert thread_counts(1) == [1, 2]
+    assert thread_counts(2) == [1, 2, 4]
+    assert thread_counts(3) == [1, 2, 4, 6]
+    assert thread_counts(64) == [1, 2, 4, 8, 16, 32, 64]
+
+
+def test_bench_scaling_on_a_set() -> None:
+    """`c4tui bench --scaling` on three positions: one row per thread count (1, 2, 4 on
+    two cores), growth and speed-up against one thread, and the closing line."""
+    from c4tui.engine.seam import usable_cores
+
+    from c4tui.cli.bench_scaling import thread_counts
+
+    r = runner.invoke(app, ["bench", "--scaling", "--set", "Test_L1_R2", "-n", "3"])
+    assert r.exit_code == 0, r.output
+    rows = [line.split() for line in r.stdout.splitlines()
+            if line.split() and line.split()[0].isdigit() and "x" in line]
+    assert [int(row[0]) for row in rows] == thread_counts(usable_cores())
+    assert rows[0][3:5] == ["1.00x", "1.00x"]
+    assert "worst growth" in r.stdout and "best speed-up" in r.stdout
+    r = runner.invoke(app, ["bench", "--scaling", "--set", "no-such-set"])
+    assert r.exit_code == 2 and "--set no-such-set" in _all_output(r)

@@ -16,10 +16,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from c4tui.engine.seam import default_threads
+
 from . import settings as app_settings
 from .engine_view import EngineState
 from .external_search import ExternalSearch
-from .settings import SOLVER_HASH_MB, SOLVER_THREADS
+from .settings import SOLVER_HASH_MB
 
 if TYPE_CHECKING:
     from c4tui.engine.controller import SearchController
@@ -128,7 +130,7 @@ class EngineLoader:
 
             # ours and the 12-ply database (converted on first use), or None (one warning)
             books = load_default(progress=converting)
-            solver = Solver(hash_mb=SOLVER_HASH_MB, book=books, threads=SOLVER_THREADS)
+            solver = Solver(hash_mb=SOLVER_HASH_MB, book=books, threads=default_threads())
             engine = Engine(solver,
                             self.external or SearchController(ENGINE_NICE, book=books),
                             SearchController(ENGINE_NICE, book=books), SearchAborted)

@@ -21,10 +21,11 @@ from typing import TYPE_CHECKING
 
 from c4tui.engine.geometry import CENTER_ORDER
 from c4tui.engine.position import PLAYER_NAMES, Position
+from c4tui.engine.seam import default_threads
 from c4tui.units import PERFECT
 
 from .loader import ENGINE_NICE, Engine, lower_thread_priority
-from .settings import SOLVER_HASH_MB, SOLVER_THREADS
+from .settings import SOLVER_HASH_MB
 
 if TYPE_CHECKING:
     from c4tui.engine.controller import SearchController
@@ -222,7 +223,7 @@ class EnginePlayer:
 
         if self._solver is None:
             solver = Solver(hash_mb=SOLVER_HASH_MB, book=engine.solver.book,
-                            threads=SOLVER_THREADS)
+                            threads=default_threads())
             with self._lock:
                 self._solver = solver
         if job.number != self._number:  # cancelled while the table was made

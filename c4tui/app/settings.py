@@ -3,7 +3,6 @@ engine."""
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 
 from c4tui.engine.seam import DEFAULT_HASH_MB, DEFAULT_NODE_LIMIT, Limits
@@ -21,9 +20,6 @@ PONDER_FIRST = 0.5
 RECENT_POSITIONS = 1024
 #: The exact solver's table (MB).
 SOLVER_HASH_MB = 64
-#: The exact solver's threads: every core (its threads run at a lower priority than the
-#: UI, so the board stays responsive; the middle game's move values come twice as fast).
-SOLVER_THREADS = max(1, min(os.cpu_count() or 1, 8))
 #: The game review's own solver (key R): a modest table, one thread, beside the exact
 #: worker's solver rather than taking it (the viewed position's values keep coming).
 REVIEW_HASH_MB = 32

@@ -56,13 +56,26 @@ def _load_set(directory: Path, name: str, count: int) -> list[tuple[str, int]]:
     path = directory / name
     if not path.is_file():
         fail(f"--set {name}: no such benchmark set in {directory}")
-    rows = []
+    rows = read_set(path, count)
+    missing = next((n for n, (_, s) in enumerate(rows, 1) if s is None), None)
+    if missing is not None:
+        fail(f"{path}:{missing}: expected '<moves> <score>'")
+    return [(m, int(s)) for m, s in rows if s is not None]
+
+
+def read_set(path: Path, count: int) -> list[tuple[str, int | None]]:
+    """The first ``count`` positions of a file of ``<moves> [score]`` lines (a score, where
+    given, is checked), or a one-line error naming the bad line."""
+    rows: list[tuple[str, int | None]] = []
     for n, line in enumerate(path.read_text().splitlines(), 1):
+        if len(rows) == count:
+            break
         parts = line.split()
-        if len(parts) != 2:
-            fail(f"{path}:{n}: expected '<moves> <score>'")
-        rows.append((parts[0], int(parts[1])))
-    return rows[:count]
+        if not parts or len(parts) > 2 or not parts[0].isdigit() or (
+                len(parts) == 2 and not parts[1].lstrip("-").isdigit()) or len(line) > 200:
+            fail(f"{path}:{n}: expected '<moves> [score]'")
+        rows.append((parts[0], int(parts[1]) if len(parts) == 2 else None))
+    return rows
 
 
 def bench(
@@ -99,6 +112,12 @@ def bench(
     empty: Annotated[
         bool, typer.Option("--empty", help="Strong solve of the empty board (no book) instead.")
     ] = False,
+    scaling: Annotated[
+        bool, typer.Option("--scaling", help="Instead: our solver with 1, 2, 4, ... threads up "
+                           "to twice the cores on the empty board (or the first --count "
+                           "positions of one --set, a set name or a file): nodes, time, "
+                           "speed-up and the tree's growth against one thread.")
+    ] = False,
     enum_ply: Annotated[
         int | None,
         typer.Option("--enum-ply", help="Instead of the Pons sets: N positions spread over the "
@@ -106,7 +125,8 @@ def bench(
     ] = None,
     threads: Annotated[
         int | None,
-        typer.Option("--threads", "-t", help="Our search threads (default: all cores)."),
+        typer.Option("--threads", "-t", help="Our search threads (default: one per usable "
+                     "core)."),
     ] = None,
     data: Annotated[Path | None, typer.Option("--data", help="Folder of the Pons sets.")] = None,
     book: Annotated[
@@ -142,6 +162,8 @@ def bench(
         return bench_accuracy(Console(), path, options.nodes(nodes_text))
     if file is not None:
         fail(f"{file}: a positions file goes with --latency or --accuracy")
+    if scaling:
+        return _bench_scaling(sets, count, hash_text, data)
     if enum_ply is not None and not 0 <= enum_ply <= 12:
         fail(f"--enum-ply {enum_ply}: must be between 0 and 12")
     if count < 1:
@@ -225,6 +247,30 @@ def bench(
     if other:
         console.print(f"peer: BitBully {other.version} (C++), no opening book; "
                       "× = c4tui / BitBully (below 1: c4tui faster); wrong = ours/peer")
+
+
+def _bench_scaling(sets: list[str] | None, count: int, hash_text: str | None,
+                   data: Path | None) -> None:
+    from c4tui.engine.seam import usable_cores
+
+    from .bench_scaling import bench_scaling, load_positions, thread_counts
+
+    if count < 1:
+        fail(f"--count {count}: must be at least 1")
+    if sets and len(sets) > 1:
+        fail("--scaling takes one --set")
+    if sets:
+        positions = load_positions(sets[0], data or pons_dir(), count)
+        label = f"{sets[0]} (first {len(positions)})"
+        default_mb = None
+    else:
+        positions, label, default_mb = [("", 1)], "the empty board", EMPTY_HASH_MB
+    hash_mb = options.hash_mb(hash_text) or default_mb
+    if hash_mb is None:
+        from c4tui.engine.tt import DEFAULT_SOLVER_MB
+
+        hash_mb = DEFAULT_SOLVER_MB
+    bench_scaling(Console(), positions, label, hash_mb, thread_counts(usable_cores()))
 
 
 class _StatSum:

@@ -14,6 +14,7 @@ import typer
 
 from c4tui import __version__
 from c4tui import serve as serve_command
+from c4tui.engine.seam import default_threads
 from c4tui.ugi import command as engine_command
 
 from . import analyze, bench, book, games, review, selfplay, solve
@@ -63,6 +64,10 @@ def _command_names() -> set[str]:
 def main(argv: list[str] | None = None) -> None:
     """Entry point: dispatch to a command, or open the app (the ``open`` command)."""
     args = apply_size_argument(list(sys.argv[1:] if argv is None else argv))
+    try:
+        default_threads()  # a bad C4TUI_THREADS is refused once, before any command runs
+    except ValueError as exc:
+        _exit(str(exc), 2)
     if not args or (args[0] not in _command_names()
                     and args[0] not in ("-h", "--help", "-V", "--version")):
         args = ["open", *args]

@@ -9,13 +9,12 @@ Defaults are not restated here: an option left out is not passed on, so the engi
 
 from __future__ import annotations
 
-import os
 import sys
 from typing import Annotated, TextIO
 
 import typer
 
-from c4tui.engine.seam import MAX_THREADS
+from c4tui.engine.seam import MAX_THREADS, THREADS_ENV, default_threads
 from c4tui.units import (
     MAX_HASH_MB,
     MAX_NODE_LIMIT,
@@ -42,8 +41,8 @@ SOLVER_HASH = Annotated[
 ]
 SOLVER_THREADS = Annotated[
     int | None,
-    typer.Option("--threads", "-t", help="Search threads sharing the table "
-                 "(default: all cores; 1 is deterministic)."),
+    typer.Option("--threads", "-t", help="Search threads sharing the table (default: one "
+                 f"per usable core, or ${THREADS_ENV}; 1 is deterministic)."),
 ]
 
 
@@ -84,15 +83,14 @@ def side(text: str, option: str = "--play") -> int:
     return value
 
 
-def _all_cores() -> int:
-    """All cores of this machine."""
-    return max(1, os.cpu_count() or 1)
-
-
 def threads(n: int | None) -> int:
-    """A ``--threads`` value (None: all cores), or a one-line usage error."""
+    """A ``--threads`` value (None: the default, one per usable core), or a one-line usage
+    error."""
     if n is None:
-        return _all_cores()
+        try:
+            return default_threads()
+        except ValueError as exc:
+            fail(str(exc))
     if not 1 <= n <= MAX_THREADS:
         fail(f"--threads {n}: must be between 1 and {MAX_THREADS}")
     return n
