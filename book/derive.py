@@ -3,7 +3,8 @@
 A book of every position with n discs determines every position with fewer discs: the score
 of a position is the best over its moves of minus the score of the child, and every child is
 either in the book, or a position whose side to move can win at once (score
-``(43 - ply) // 2``, known without search), or, one ply further up, a derived position.
+``win_score(ply)``, ``(43 - ply) // 2`` on 7x6, known without search), or, one ply further
+up, a derived position.
 So ``derive(book9, down_to=0)`` adds the 113,934 positions with 0-8 discs in seconds,
 and any position with up to 9 discs is then answered by a single probe.
 """
@@ -11,7 +12,7 @@ and any position with up to 9 discs is then answered by a single probe.
 from __future__ import annotations
 
 import numpy as np
-from c4tui.engine.geometry import BOARD, BOTTOM, SIZE, WIDTH, column_bits
+from c4tui.engine.geometry import BOARD, BOTTOM, SIZE, WIDTH, column_bits, win_score
 from c4tui.engine.position import winning_squares
 
 from .enumeration import enumerate_positions
@@ -62,7 +63,7 @@ def _negamax_step(key: int, ply: int, known: dict[int, int]) -> int:
         if ply + 1 == SIZE:
             value = 0
         elif winning_squares(child_cur, child_mask) & (child_mask + BOTTOM) & BOARD:
-            value = -((SIZE + 1 - (ply + 1)) // 2)  # the opponent wins at once
+            value = -win_score(ply + 1)  # the opponent wins at once
         else:
             s = known.get(canonical_key(child_cur + child_mask))
             if s is None:

@@ -49,7 +49,7 @@ from .analysis_tt import (
 )
 from .bitboard import possible
 from .book_probe import BOOK_MISS, book_probe
-from .geometry import COLUMN_MASKS, HALF, HEIGHT, SIZE, SQUARE_VALUES, WIDTH
+from .geometry import COLUMN_MASKS, HEIGHT, SIZE, SQUARE_VALUES, WIDTH, win_ply
 from .mem import load_i64, sleep_us, store_i64
 
 # ---- control array (int64), shared with the Python controller
@@ -117,16 +117,18 @@ def _order_values() -> np.ndarray:
 ORDER_VALUES = _order_values()
 
 
+#: The ply of the disc that ends a game of a given score (the convention's inverse,
+#: ``geometry.win_ply``), compiled into the kernels.
+_win_ply = njit(nogil=True, cache=True, inline="always")(win_ply)
+
+
 @njit(nogil=True, cache=True, inline="always")
 def book_value(score, n):
     """Internal (real band) value of a book score in the solvers' convention at ``n`` discs."""
     if score == 0:
         return 0
-    if score > 0:  # the side to move wins with its k-th disc
-        k = HALF + 1 - score
-        return WIN - (2 * k - 1 + (n & 1))
-    k = HALF + 1 + score  # the opponent wins with its k-th disc
-    return -(WIN - (2 * k - 1 + 1 - (n & 1)))
+    v = WIN - (_win_ply(score, n) + 1)  # the game ends with disc number win_ply + 1
+    return v if score > 0 else -v
 
 
 @njit(nogil=True, cache=True)

@@ -71,11 +71,12 @@ IS_DEFAULT = (WIDTH, HEIGHT) == (DEFAULT_WIDTH, DEFAULT_HEIGHT)
 #: The size's name, ``"7x6"``.
 NAME = size_name(WIDTH, HEIGHT)
 
-#: Score convention of the perfect solvers (Pons's, generalised): a win with the winner's
-#: k-th own disc scores ``HALF + 1 - k`` (22 - k on 7x6), a draw 0.
+#: The first player's discs (21 on 7x6); the second player has ``SIZE // 2``.
 HALF = (SIZE + 1) // 2
-MAX_SCORE = HALF - 3  # 18 on 7x6: the earliest possible win (the 4th disc)
-MIN_SCORE = -(SIZE // 2) + 3  # -18 on 7x6: the second player's earliest win
+MAX_SCORE = HALF - 3  # 18 on 7x6: the earliest possible win (the first player's 4th disc)
+#: The side to move losing to that win. (Pons's ``-(W*H)/2 + 3`` is the second player's
+#: earliest win, which is the same score on even areas only.)
+MIN_SCORE = -MAX_SCORE
 
 COLUMN_NAMES = "abcdefghijklmnop"[:WIDTH]
 #: Allis's zugzwang rules (claimeven, the odd threat) pair each odd-row square with the
@@ -84,8 +85,26 @@ ZUGZWANG_RULES = HEIGHT % 2 == 0
 
 
 def win_score(ply: int) -> int:
-    """Score of winning with the disc played at ``ply`` (0: the first disc)."""
-    return HALF - ply // 2
+    """Score of winning with the disc played at ``ply`` (0: the first disc): the score
+    convention of the perfect solvers, defined here once.
+
+    Pascal Pons's (his solver, Steininger's c4 and their test sets of every size): a win
+    with the disc played when ``ply`` discs are on the board scores
+    ``(W*H + 1 - ply) // 2``, one more than the winner's discs left unplayed. With the
+    winner's k-th own disc that is ``HALF + 1 - k`` for the first player and
+    ``SIZE // 2 + 1 - k`` for the second: the same on even areas (22 - k on 7x6), one less
+    for the second player on odd ones.
+    """
+    return (SIZE + 1 - ply) // 2
+
+
+def win_ply(score: int, ply: int) -> int:
+    """The inverse of :func:`win_score`: the ply of the disc that ends the game, for a
+    non-zero ``score`` of the side to move at ``ply`` (the winner moves at ``ply``'s
+    parity for a win, at the other for a loss)."""
+    parity = (ply if score > 0 else ply + 1) & 1
+    n = SIZE + 1 - 2 * abs(score)  # win_score is |score| here and one ply below
+    return n if (n & 1) == parity else n - 1
 
 
 def configure_numba_cache() -> None:

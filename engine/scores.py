@@ -1,13 +1,17 @@
 """The score convention of the perfect solvers, and its plain-language reading.
 
-0 is a draw; a positive score means the side to move wins; if the winner completes the four
-with its k-th own disc, the score is ``floor((W*H + 1) / 2) + 1 - k`` (``22 - k`` on 7x6,
-so the empty board scores +1 there).
+0 is a draw; a positive score means the side to move wins. Pascal Pons's convention, as in
+his solver, Steininger's c4 and their test sets of every size: a win with the disc played
+when ``n`` discs are on the board scores ``(W*H + 1 - n) // 2``, one more than the
+winner's discs left unplayed (defined once: :func:`~.geometry.win_score`). With the
+winner's k-th own disc: ``22 - k`` on 7x6 for either player (the empty board scores +1);
+on an odd-area board ``(W*H + 1) / 2 + 1 - k`` for the first player and
+``(W*H - 1) / 2 + 1 - k`` for the second.
 """
 
 from __future__ import annotations
 
-from .geometry import HALF
+from .geometry import win_ply as win_ply
 from .geometry import win_score as win_score
 
 FULL_COLUMN = -1000  #: the reference solver's marker for a column that cannot be played
@@ -15,11 +19,18 @@ FULL_COLUMN = -1000  #: the reference solver's marker for a column that cannot b
 
 def moves_to_end(score: int, ply: int) -> int:
     """Moves of the winner still to be played, counting the winning one (0 for a draw)."""
-    if score > 0:
-        return (HALF + 1 - score) - ply // 2
-    if score < 0:
-        return (HALF + 1 + score) - (ply + 1) // 2
-    return 0
+    if score == 0:
+        return 0
+    return (win_ply(score, ply) - ply) // 2 + 1
+
+
+def score_for_moves(moves: int, ply: int) -> int:
+    """The inverse of :func:`moves_to_end`: the score at ``ply`` of a win with the side to
+    move's ``moves``-th move from now (``moves`` > 0), or of a loss to the opponent's
+    ``-moves``-th (``moves`` < 0)."""
+    if moves > 0:
+        return win_score(ply + 2 * (moves - 1))
+    return -win_score(ply + 1 + 2 * (-moves - 1))
 
 
 def describe(score: int | None, ply: int) -> str:

@@ -2,9 +2,10 @@
 
 No bitboards, no pruning, no shared code with the engine: columns are lists of players,
 a four is found by walking the four directions from the disc just played, and every
-position's exact value is memoised. Scores follow the solvers' convention generalised to
-any size: a win with the winner's k-th disc scores ``floor((W*H + 1) / 2) + 1 - k``, a draw
-0, from the side to move's point of view.
+position's exact value is memoised. Scores follow Pascal Pons's definition, written here
+as his solver computes it (``(WIDTH*HEIGHT + 1 - nbMoves()) / 2`` for a win at once, any
+size): a win with the disc played when ``n`` discs are on the board scores
+``(W*H + 1 - n) // 2``, a draw 0, from the side to move's point of view.
 """
 
 from __future__ import annotations
@@ -50,8 +51,6 @@ def play_out(width: int, height: int, moves: list[int]) -> tuple[list[list[int]]
 def solver(width: int, height: int):
     """``score(moves)``: the exact value of the position after ``moves`` (0-based
     columns, not over), memoised across calls."""
-    half = (width * height + 1) // 2
-
     @cache
     def value(key: tuple[tuple[int, ...], ...], ply: int) -> int:
         cols = [list(col) for col in key]
@@ -61,7 +60,7 @@ def solver(width: int, height: int):
                 continue
             cols[c].append(ply % 2)
             if _is_four(cols, c, width, height):
-                v = half - ply // 2  # the disc of ply p is its player's (p // 2 + 1)-th
+                v = (width * height + 1 - ply) // 2  # Pons: ply discs before the four
             elif ply + 1 == width * height:
                 v = 0
             else:
@@ -83,7 +82,6 @@ def solver(width: int, height: int):
 
 def column_scores(width: int, height: int, moves: list[int], score) -> list[int | None]:
     """Each column's value for the side to move (None: full), as ``solve --analyze``."""
-    half = (width * height + 1) // 2
     out: list[int | None] = []
     cols, _ = play_out(width, height, moves)
     for c in range(width):
@@ -93,7 +91,7 @@ def column_scores(width: int, height: int, moves: list[int], score) -> list[int 
         child = [*moves, c]
         _, won = play_out(width, height, child)
         if won:
-            out.append(half - len(moves) // 2)
+            out.append((width * height + 1 - len(moves)) // 2)
         elif len(child) == width * height:
             out.append(0)
         else:

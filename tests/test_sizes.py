@@ -3,7 +3,8 @@
 
 A process uses one size (numba freezes the geometry into the kernels), so each size runs
 in a subprocess (tests/size_probe.py). Compiling the kernels for a size takes a minute or
-two, so the default run checks one size (5x4, with Allis's zugzwang rules on);
+two, so the default run checks one size (5x4, with Allis's zugzwang rules on), and 5x5
+for the scores of an odd-area board;
 ``C4TUI_TEST_SIZES=4x4,4x5,...`` (or ``all``) checks more.
 """
 
@@ -59,13 +60,13 @@ def expected_empty(width: int, height: int) -> tuple[str, int | None]:
 
 
 def outcome(score: int, width: int, height: int) -> tuple[str, int]:
-    """An empty-board score read as (winner, ply on which the game ends)."""
-    half = (width * height + 1) // 2
-    if score > 0:
-        return "1", 2 * (half + 1 - score) - 1  # the first player's k-th disc: ply 2k - 1
-    if score < 0:
-        return "2", 2 * (half + 1 + score)
-    return "=", width * height
+    """An empty-board score read as (winner, ply on which the game ends): Pons's score of
+    a win with the disc played on ``n`` discs is ``(W*H + 1 - n) // 2``."""
+    if score == 0:
+        return "=", width * height
+    n = next(n for n in range(width * height) if n % 2 == (score < 0)
+             and (width * height + 1 - n) // 2 == abs(score))
+    return "12"[score < 0], n + 1
 
 
 def probe(size: str, positions: list[str], analyze: bool = False) -> list[dict]:
@@ -111,6 +112,77 @@ def test_size_against_brute_force(size: str) -> None:
     assert outcome(rows[-1]["score"], w, h) == expected_empty(w, h)
 
 
+#: An odd-area size: there a second player's win scored one more than the field's.
+ODD_AREA = "5x5"
+
+
+def _pons_moves(score: int, ply: int, area: int) -> int:
+    """The winner's moves from ``ply`` to the end, its winning one included, for a position
+    of Pons's ``score`` (non-zero): the win is the disc played on ``n`` discs with
+    ``(area + 1 - n) // 2 == |score|``, ``n`` of the winner's parity."""
+    parity = ply % 2 if score > 0 else 1 - ply % 2
+    n = next(n for n in range(ply, area) if n % 2 == parity
+             and (area + 1 - n) // 2 == abs(score))
+    return (n - ply) // 2 + 1
+
+
+@pytest.mark.slow
+def test_odd_area_scores_are_the_fields() -> None:
+    """Bug (issue 24): on an odd-area board a second player's win scored one more than in
+    Pons's solver and Steininger's c4 (``(W*H + 1 - n) // 2`` for a win with the disc played
+    on n discs). On 5x5 against the brute force in Pons's convention: the solver and each
+    column's score, `c4tui solve -a`, and the "win in N" / "loss in N" of
+    `c4tui analyze` and of ``scores.describe``."""
+    w, h = parse_size(ODD_AREA)
+    area = w * h
+    score = solver(w, h)
+    cases = (random_positions(w, h, 10, 16, seed=505)  # 15 discs: the second player to move
+             + random_positions(w, h, 11, 16, seed=5050))  # 14: the first player to move
+    rows = probe(ODD_AREA, [_digits(m) for m in cases], analyze=True)
+    wants = [score(m) for m in cases]
+    for moves, row, want in zip(cases, rows, wants, strict=True):
+        assert row["size"] == [w, h]
+        assert row["score"] == want, f"{ODD_AREA} {row['moves']}"
+        assert row["columns"] == column_scores(w, h, moves, score), f"{ODD_AREA} {row['moves']}"
+    second = [i for i, (m, s) in enumerate(zip(cases, wants, strict=True))
+              if s and (s > 0) == (len(m) % 2 == 1)]  # won by the second player
+    assert len(second) >= 6, "no case where the conventions differ"
+    # the command line: a second player's win, to move (win in N) and not (loss in N)
+    for i in (next(i for i in second if len(cases[i]) == 15),
+              next(i for i in second if len(cases[i]) == 14)):
+        moves, want = _digits(cases[i]), wants[i]
+        out = subprocess.run([sys.executable, "-m", "c4tui", "solve", "--size", ODD_AREA,
+                              "-a", moves], capture_output=True, text=True, timeout=900)
+        assert out.returncode == 0, out.stderr
+        cols = column_scores(w, h, cases[i], score)
+        assert out.stdout.split() == [moves, *("-1000" if c is None else str(c) for c in cols)]
+        out = subprocess.run([sys.executable, "-m", "c4tui", "analyze", "--size", ODD_AREA,
+                              moves], capture_output=True, text=True, timeout=900)
+        assert out.returncode == 0, out.stderr
+        n = _pons_moves(want, len(cases[i]), area)
+        words = f"{'win' if want > 0 else 'loss'} in {n}"
+        assert f", {words}, band exact" in out.stdout, (moves, want, out.stdout)
+    help_text = subprocess.run([sys.executable, "-m", "c4tui", "solve", "--help"],
+                               capture_output=True, text=True, timeout=120,
+                               env={**os.environ, "COLUMNS": "200"}).stdout
+    assert "floor((W*H + 1 - n) / 2)" in " ".join(help_text.split()), help_text
+    # the words, and the score back from the moves (an external engine's "mate K")
+    code = ("from c4tui.engine.scores import describe, moves_to_end, score_for_moves\n"
+            "import json, sys\n"
+            "print(json.dumps([(describe(s, p), score_for_moves(moves_to_end(s, p) * "
+            "(1 if s > 0 else -1), p)) for s, p in json.load(sys.stdin)]))\n")
+    pairs = [(s, p) for p in range(area) for s in range(-(area // 2), area // 2 + 1)
+             if s and any(n % 2 == (p % 2 if s > 0 else 1 - p % 2)
+                          and (area + 1 - n) // 2 == abs(s) for n in range(p, area))]
+    out = subprocess.run([sys.executable, "-c", code], input=json.dumps(pairs),
+                         env=dict(os.environ, C4TUI_SIZE=ODD_AREA), capture_output=True,
+                         text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    for (s, p), (text, back) in zip(pairs, json.loads(out.stdout), strict=True):
+        assert text == f"{'win' if s > 0 else 'loss'} in {_pons_moves(s, p, area)}", (s, p)
+        assert back == s, (s, p)
+
+
 def test_sizes_keep_their_own_kernels() -> None:
     """Two sizes in two processes in a row, then the first again (from its cache): each
     answers for its own size (numba's cache must not hand one size's kernels to another)."""
@@ -130,7 +202,8 @@ def test_empty_board_table() -> None:
     table = read_empty_boards()
     assert table[(4, 4)] == ("=", 16) and table[(12, 4)] == ("2", 48)
     assert table[(7, 6)] == ("1", 41) and table[(7, 10)] == ("1", None)
-    assert outcome(1, 7, 6) == ("1", 41) and outcome(-2, 7, 7) == ("2", 48)
+    assert outcome(1, 7, 6) == ("1", 41) and outcome(-1, 7, 7) == ("2", 48)
+    assert outcome(-2, 7, 6) == ("2", 40)
     assert outcome(0, 5, 5) == ("=", 25) and outcome(13, 5, 5) == ("1", 1)
 
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from c4tui.engine.geometry import COLUMN_NAMES, HALF, SIZE
+from c4tui.engine.geometry import COLUMN_NAMES, SIZE
 from c4tui.engine.position import SQUARE_RANGE, Position
+from c4tui.engine.scores import score_for_moves
 from c4tui.engine.seam import Band, Score
 
 #: Keys followed by one whole number: kept, and read but not used.
@@ -25,8 +26,6 @@ REST_KEYS = frozenset({"pv", "string", "refutation", "currline"})
 #: Lines an engine may print besides ``info`` (answers we wait for, or harmless).
 KNOWN_WORDS = frozenset({"info", "bestmove", "readyok", "ugiok", "uciok", "id", "option",
                          "response", "copyprotection", "registration"})
-#: Half the board plus one: the solvers' score of a win with the first own disc at ply 0.
-_WIN_BASE = HALF + 1
 
 
 class InfoError(ValueError):
@@ -168,9 +167,5 @@ def to_score(info: Info, pos: Position) -> Score | None:
     if k == 0:
         return None
     band = Band.EXACT if full else Band.RECOGNIZED
-    # the inverse of c4tui.engine.scores.moves_to_end, kept inside the solvers' range
-    if k > 0:
-        value = _WIN_BASE - pos.ply // 2 - k
-        return Score(max(1, value), band)
-    value = -k + (pos.ply + 1) // 2 - _WIN_BASE
-    return Score(min(-1, value), band)
+    value = score_for_moves(k, pos.ply)  # kept inside the solvers' range
+    return Score(max(1, value) if k > 0 else min(-1, value), band)

@@ -128,8 +128,10 @@ def solve(
 
     Positions are digit strings (columns 1-7 on 7x6) as arguments, or one per line on
     stdin. A line that is not a position is reported on stderr and skipped (exit status 2).
-    Scores: a win with the winner's k-th disc scores floor((W*H + 1) / 2) + 1 - k (22 - k
-    on 7x6), a draw 0. Other sizes than 7x6 (--size) have no book.
+    Scores (Pons's, as Steininger's c4): a win with the disc played when n discs are on
+    the board scores floor((W*H + 1 - n) / 2), one more than the winner's discs left
+    unplayed (22 - k for a win with the winner's k-th disc on 7x6), a draw 0. Other
+    sizes than 7x6 (--size) have no book.
     """
     from c4tui.book.answer import BookReader
 
