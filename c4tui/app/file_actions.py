@@ -52,6 +52,7 @@ class FileActions(_Base):
         extra = ", with variations" if game.tree.has_variations() else ""
         self.say(f"loaded {path} ({game.position.ply} moves{extra})")
         self.remember_file(path)
+        self._mark_loaded()
         return True
 
     def save_file(self, path: Path, overwrite: bool = False) -> bool:
@@ -65,9 +66,28 @@ class FileActions(_Base):
         except gamefile.GameFileError as exc:
             self.error(str(exc))
             return False
-        self.say(f"saved {written}")
+        self.say(f"saved {written}{_moves_only_note(written, self._game())}")
         self.remember_file(written)
+        self._loaded_mark = None  # the file now holds the game on the board
         return True
+
+    # Where the last opened file's game starts in the model's undo history: undoing that
+    # load puts another game on the board, which ``s`` must not offer to save over it.
+    _loaded_mark: tuple[int, object] | None = None
+
+    def _mark_loaded(self) -> None:
+        """Note the undo entry the load just made (the model records one per load)."""
+        undo = self.model._undo  # read only: the model has no public view of its history
+        self._loaded_mark = (len(undo), undo[-1] if undo else None)
+
+    def _loaded_game_on_board(self) -> bool:
+        """False once the last load is undone (or replaced by other edits after an undo):
+        the board then shows a game that did not come from :attr:`current_file`."""
+        if self._loaded_mark is None:
+            return True
+        depth, entry = self._loaded_mark
+        undo = self.model._undo
+        return len(undo) >= depth and (depth == 0 or undo[depth - 1] is entry)
 
     def remember_file(self, path: Path) -> None:
         """Make ``path`` the current file and the first recent one (a recent-files store
@@ -117,6 +137,8 @@ class FileActions(_Base):
                 self.save_file(path)
 
         start, current = self._picker_start()
+        if not self._loaded_game_on_board():
+            current = None  # never propose a file whose game is no longer on the board
         name = current or gamefile.default_save_path().name
         self.push_screen(FilePickerScreen("Save the game", start, name, verb="save",
                                           current=current), done)
@@ -161,3 +183,17 @@ class FileActions(_Base):
         text = gamefile.format_game(self._game())
         self.copy_to_clipboard(text)
         self.say("copied the game file")
+
+
+def _moves_only_note(path: Path, game: gamefile.Game) -> str:
+    """What a save to ``path`` left out, for the status line: a file other than ``.c4g``
+    holds the main line's moves only (save_game's rule), so variations and comments are
+    said to be left out rather than silently dropped."""
+    if path.suffix in ("", gamefile.GAME_SUFFIX):
+        return ""
+    lost = [what for what, yes in (("variations", game.tree.has_variations()),
+                                   ("comments", game.tree.has_comments())) if yes]
+    if not lost:
+        return ""
+    return (f" (the main line's moves only: {' and '.join(lost)} left out; "
+            f"save a {gamefile.GAME_SUFFIX} file to keep them)")
