@@ -15,6 +15,10 @@ from pathlib import Path
 
 __all__ = ["atomic_write"]
 
+#: How much of the target's name (in bytes) its temporary file's name repeats: the
+#: 14 bytes around it then fit the 255 bytes file systems allow a name.
+_TEMP_STEM_BYTES = 200
+
 
 def atomic_write(path: Path, data: bytes, *, overwrite: bool) -> None:
     """Write ``data`` to ``path`` so that a crash never leaves half a file.
@@ -23,8 +27,12 @@ def atomic_write(path: Path, data: bytes, *, overwrite: bool) -> None:
     over ``path`` (``overwrite``) or linked to it (not ``overwrite``: an existing file
     raises ``FileExistsError``, even one created meanwhile). The file keeps the mode of the
     file it replaces; a new one gets 0666 minus the umask, like any file the user creates.
-    Raises ``OSError``; the temporary file never stays behind.
+    Overwriting through a symbolic link replaces the file it points to and keeps the link
+    (renaming over the link itself would cut it off and leave the old data in its
+    target). Raises ``OSError``; the temporary file never stays behind.
     """
+    if overwrite and path.is_symlink():
+        path = Path(os.path.realpath(path))
     mode = None
     if path.exists():
         if not overwrite:
@@ -49,9 +57,15 @@ def atomic_write(path: Path, data: bytes, *, overwrite: bool) -> None:
 
 
 def _create_temp(path: Path) -> tuple[Path, int]:
-    """A new hidden file beside ``path``, opened for writing, mode 0666 minus the umask."""
+    """A new hidden file beside ``path``, opened for writing, mode 0666 minus the umask.
+
+    Its name is ``.<name>.<8 hex>.tmp`` with ``<name>`` cut to :data:`_TEMP_STEM_BYTES`,
+    so that a target of 242-255 bytes (the longest a name may be) still gets one.
+    """
+    stem = os.fsencode(path.name)[:_TEMP_STEM_BYTES]
     for _ in range(100):
-        tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
+        tmp = path.with_name(os.fsdecode(b"." + stem + b"." + secrets.token_hex(4).encode()
+                                         + b".tmp"))
         try:
             return tmp, os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
         except FileExistsError:

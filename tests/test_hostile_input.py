@@ -306,3 +306,98 @@ def test_a_checkpoint_bomb_is_refused_before_it_inflates(tmp_path, bomb_payload)
     finally:
         tracemalloc.stop()
     assert peak < 4 * len(bomb_payload) + (1 << 20), peak
+
+
+# ---------------------------------------------------------------- 11: saving through links
+def test_saving_over_a_link_replaces_its_target_and_keeps_the_link(tmp_path):
+    """The rename replaced the link itself; the file it named kept the old game."""
+    real_dir = tmp_path / "real"
+    real_dir.mkdir()
+    target = real_dir / "game.c4g"
+    save_game(target, Position.from_moves("44"))
+    target.chmod(0o640)
+    link = tmp_path / "link.c4g"
+    link.symlink_to(target)
+    with pytest.raises(gamefile.GameFileExistsError):
+        save_game(link, Position.from_moves("4453"))  # asks first, as for any file
+    save_game(link, Position.from_moves("4453"), overwrite=True)
+    assert link.is_symlink() and os.readlink(link) == str(target)
+    assert load_game(target).position.digits() == "4453"
+    assert (target.stat().st_mode & 0o777) == 0o640
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.c4g", "real"]
+    assert sorted(p.name for p in real_dir.iterdir()) == ["game.c4g"]  # no temporary left
+    chain = tmp_path / "chain.c4g"
+    chain.symlink_to(link)  # a link to the link: the file at its end
+    save_game(chain, Position.from_moves("1"), overwrite=True)
+    assert chain.is_symlink() and link.is_symlink()
+    assert load_game(target).position.digits() == "1"
+
+
+# ---------------------------------------------------------------- 12: save after undo
+@sync
+async def test_s_after_undoing_a_load_proposes_no_other_file(tmp_home):
+    """Undoing an open left the opened file's name in s: Enter, y replaced that file."""
+    d = gamefile.data_dir()
+    other = d / "other.c4g"
+    save_game(other, Position.from_moves("4453"))
+    app = C4App(Position.from_moves("11"), engine=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert app.load_file(other)
+        await pilot.press("s")
+        await until(pilot, lambda: app.screen.query("#picker-input"), "the picker")
+        assert app.screen.query_one("#picker-input").value == "other.c4g"  # as before
+        await pilot.press("escape")
+        await pilot.press("u")  # undo the load: the game of 11 is back
+        await pilot.pause()
+        assert app.model.line == [0, 0]
+        await pilot.press("s")
+        await until(pilot, lambda: app.screen.query("#picker-input"), "the picker")
+        proposed = app.screen.query_one("#picker-input").value
+        assert proposed != "other.c4g" and proposed.startswith("game-"), proposed
+        await pilot.press("enter")
+        await until(pilot, lambda: not app.screen.query("#picker-input"), "the save")
+        assert load_game(other).position.digits() == "4453"  # untouched
+        assert load_game(d / proposed).position.digits() == "11"
+
+
+@sync
+async def test_a_txt_save_says_what_it_leaves_out(tmp_home):
+    d = gamefile.data_dir()
+    app = C4App(Position.from_moves("44"), engine=False)
+    async with app.run_test(size=(80, 24)):
+        game = gamefile.parse_game("1. d1 {the centre} d2 (1... c1) *\n")
+        app.load_game(game)
+        assert app.save_file(d / "moves.txt")
+        assert app.last_message.endswith("(the main line's moves only: variations and "
+                                         "comments left out; save a .c4g file to keep them)")
+        assert (d / "moves.txt").read_text() == "44\n"
+        assert app.save_file(d / "full.c4g")
+        assert app.last_message == f"saved {d / 'full.c4g'}"
+
+
+# ---------------------------------------------------------------- 13: what a save writes
+def test_a_game_too_large_to_load_is_not_saved(tmp_path):
+    """save_game wrote files of any size; load_game refuses more than 1 MiB."""
+    from c4tui.gamefile import Game
+    from c4tui.gamefile.tree import Node
+
+    tree = Node.from_moves([3]).with_comment((0,), "x " * (gamefile.MAX_FILE_BYTES // 2))
+    game = Game.from_tree(tree)
+    path = tmp_path / "big.c4g"
+    with pytest.raises(GameFileError) as info:
+        save_game(path, game)
+    assert str(info.value).startswith(f"{path}: not saved: ")
+    assert "too large for a game file (more than 1 MiB)" in str(info.value)
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("length", [241, 242, 250, 255])
+def test_names_up_to_255_bytes_can_be_saved(tmp_path, length):
+    """The temporary name was the target's plus 14 bytes: 242-255 failed (ENAMETOOLONG)."""
+    name = "é" * ((length - 4) // 2) + "x" * ((length - 4) % 2) + ".c4g"
+    assert len(os.fsencode(name)) == length
+    path = tmp_path / name
+    save_game(path, Position.from_moves("4453"))
+    save_game(path, Position.from_moves("44"), overwrite=True)
+    assert load_game(path).position.digits() == "44"
+    assert [p.name for p in tmp_path.iterdir()] == [name]

@@ -72,7 +72,8 @@ def save_game(
     ``fmt`` is ``"game"`` (the ``.c4g`` file), ``"digits"`` or ``"algebraic"``; by default
     it follows the suffix (``.c4g`` or none: game file, anything else: digits). Missing
     parent directories are created. An existing file is kept (:class:`GameFileExistsError`)
-    unless ``overwrite``: a UI asks first, then saves again with ``overwrite=True``. On any
+    unless ``overwrite``: a UI asks first, then saves again with ``overwrite=True``. A
+    game too large for :func:`load_game` (:data:`MAX_FILE_BYTES`) is not written. On any
     error the target is left untouched.
     """
     if isinstance(game, Position):
@@ -89,11 +90,15 @@ def save_game(
     else:
         raise GameFileError(f"{_shown(p)}: unknown format {fmt!r} "
                             "(expected game, digits or algebraic)")
+    data = text.encode("utf-8")
+    if len(data) > MAX_FILE_BYTES:  # load_game would refuse it: do not write it
+        raise GameFileError(f"{_shown(p)}: not saved: {len(data):,} bytes is too large for "
+                            f"a game file (more than {MAX_FILE_BYTES >> 20} MiB)")
     try:
         if p.is_dir():
             raise GameFileError(f"{_shown(p)}: is a directory")
         _make_parents(p)
-        atomic_write(p, text.encode("utf-8"), overwrite=overwrite)
+        atomic_write(p, data, overwrite=overwrite)
     except FileExistsError:
         raise GameFileExistsError(f"{_shown(p)}: already exists (not overwritten)") from None
     except GameFileError:
