@@ -94,6 +94,9 @@ def win_score(ply: int) -> int:
     winner's k-th own disc that is ``HALF + 1 - k`` for the first player and
     ``SIZE // 2 + 1 - k`` for the second: the same on even areas (22 - k on 7x6), one less
     for the second player on odd ones.
+
+    The solver and analysis kernels compile this and :func:`win_ply`; numba's cache sees
+    only the kernel files, so a change here must come with a change there.
     """
     return (SIZE + 1 - ply) // 2
 
