@@ -86,7 +86,12 @@ def read_file(path: str | os.PathLike[str], cap: int, what: str = "file") -> byt
     (``what`` names the kind in the message: ``too large for a game file (more than
     1 MiB)``); any other ``OSError`` as :func:`os.open` raises it.
     """
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:  # a socket, a device without its driver
+            raise FileRefused("not a regular file") from None
+        raise
     try:
         st = os.fstat(fd)  # the file opened, not the name: it may have been swapped
         if stat.S_ISDIR(st.st_mode):  # what reading a directory raises anyway
