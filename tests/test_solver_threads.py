@@ -258,6 +258,8 @@ def test_scaling_thread_counts() -> None:
     assert thread_counts(2) == [1, 2, 4]
     assert thread_counts(3) == [1, 2, 4, 6]
     assert thread_counts(64) == [1, 2, 4, 8, 16, 32, 64]
+    assert thread_counts(2, 16) == [1, 2, 4, 8, 16]
+    assert thread_counts(2, 1) == [1]
 
 
 def test_bench_scaling_on_a_set() -> None:

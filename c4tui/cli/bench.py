@@ -115,8 +115,9 @@ def bench(
     scaling: Annotated[
         bool, typer.Option("--scaling", help="Instead: our solver with 1, 2, 4, ... threads up "
                            "to twice the cores on the empty board (or the first --count "
-                           "positions of one --set, a set name or a file): nodes, time, "
-                           "speed-up and the tree's growth against one thread.")
+                           "positions of one --set, a set name or a file; -t N: up to N "
+                           "threads): nodes, time, speed-up and the tree's growth against "
+                           "one thread.")
     ] = False,
     enum_ply: Annotated[
         int | None,
@@ -147,6 +148,7 @@ def bench(
     from c4tui.engine.solver import Solver, warmup_position
 
     check_size(size, "bench")
+    threads_given = threads is not None
     threads = options.threads(threads)
     if not IS_DEFAULT:
         if not empty:
@@ -163,7 +165,7 @@ def bench(
     if file is not None:
         fail(f"{file}: a positions file goes with --latency or --accuracy")
     if scaling:
-        return _bench_scaling(sets, count, hash_text, data)
+        return _bench_scaling(sets, count, hash_text, data, threads if threads_given else None)
     if enum_ply is not None and not 0 <= enum_ply <= 12:
         fail(f"--enum-ply {enum_ply}: must be between 0 and 12")
     if count < 1:
@@ -250,7 +252,7 @@ def bench(
 
 
 def _bench_scaling(sets: list[str] | None, count: int, hash_text: str | None,
-                   data: Path | None) -> None:
+                   data: Path | None, top: int | None) -> None:
     from c4tui.engine.seam import usable_cores
 
     from .bench_scaling import bench_scaling, load_positions, thread_counts
@@ -270,7 +272,7 @@ def _bench_scaling(sets: list[str] | None, count: int, hash_text: str | None,
         from c4tui.engine.tt import DEFAULT_SOLVER_MB
 
         hash_mb = DEFAULT_SOLVER_MB
-    bench_scaling(Console(), positions, label, hash_mb, thread_counts(usable_cores()))
+    bench_scaling(Console(), positions, label, hash_mb, thread_counts(usable_cores(), top))
 
 
 class _StatSum:

@@ -32,9 +32,10 @@ class Run:
     seconds: float
 
 
-def thread_counts(cores: int) -> list[int]:
-    """1, 2, 4, ... up to twice ``cores`` (the last one exactly twice, at most MAX_THREADS)."""
-    top = min(2 * cores, MAX_THREADS)
+def thread_counts(cores: int, top: int | None = None) -> list[int]:
+    """1, 2, 4, ... up to ``top`` threads (default: twice ``cores``, at most MAX_THREADS),
+    the last one exactly ``top``."""
+    top = min(2 * cores, MAX_THREADS) if top is None else top
     counts = []
     t = 1
     while t < top:
