@@ -109,12 +109,15 @@ def test_ugi_go_nodes_beyond_the_limit_is_refused_up_front():
     """``go nodes 99999999999999999999999`` started a search that failed with ValueError."""
     proc = subprocess.run(
         [sys.executable, "-m", "c4tui.ugi"], capture_output=True, text=True, timeout=TIMEOUT,
-        input=(f"position startpos\ngo nodes 99999999999999999999999\n"
-               f"setoption name Hash value {NINES}\nposition startpos moves d{NINES}\nquit\n"))
+        input=(f"position startpos\ngo nodes 99999999999999999999999\n"  # 4000: in a line
+               f"setoption name Hash value {NINES[:4000]}\n"
+               f"position startpos moves d{NINES[:4000]}\nquit\n"))
     lines = proc.stdout.splitlines()
     assert "search failed" not in proc.stdout
     assert lines[:2] == ["info string error: go: nodes 99999999999999999999999: expected 1 "
                          "to 1,000,000,000,000", "bestmove 0000"], lines
+    assert len(lines) == 4 and all(line.startswith("info string error: ")
+                                   for line in lines[2:]), lines
     assert all(len(line) < 200 for line in lines), [len(x) for x in lines]
 
 
