@@ -52,3 +52,15 @@ def test_bad_positions_file_is_one_line(tmp_path):
         r = CliRunner().invoke(app, ["bench", mode, str(bad), "--no-peer"])
         assert r.exit_code == 2, r.output
         assert r.output.strip().count("\n") == 0 and "few.txt:1" in r.output, r.output
+
+
+def test_bench_files_that_are_not_regular_files_are_refused(tmp_path):
+    """A FIFO or a device as a positions file: one line, exit 2, nothing read or blocked."""
+    import os
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for args in (["--scaling", "--set", str(fifo)], ["--latency", "/dev/zero", "--no-peer"]):
+        r = CliRunner().invoke(app, ["bench", *args])
+        assert r.exit_code == 2, r.output
+        assert r.output.strip().endswith("not a regular file"), r.output

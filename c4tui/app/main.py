@@ -27,6 +27,7 @@ from c4tui.engine.position import PLAYER_NAMES, IllegalMoveError, Position
 from c4tui.gamefile.tree import Node
 from c4tui.review import BLUNDER, MISTAKE, GameReview, result_words
 
+from .autosave import Autosave, Orphan
 from .engine_bridge import EngineBridge, EngineMissing
 from .engine_view import ExactEntry, ExactStatus
 from .eval_history import EvalHistory
@@ -41,6 +42,7 @@ from .review_worker import ReviewWorker
 from .screens.modal import stale_key
 from .screens.palette import Palette
 from .search_actions import EXTERNAL_BINDINGS, SearchActions
+from .session_actions import SessionActions
 from .settings import SearchSettings
 from .textual_leaks import FORGET_EVERY, forget_removed_widgets
 from .tree_actions import TREE_BINDINGS, TreeActions
@@ -60,7 +62,8 @@ from .widgets.board import KEY_COLUMNS, board_box, terminal_needed
 W = TypeVar("W", bound=Widget)
 
 
-class C4App(SearchActions, FileActions, PlayActions, PreviewActions, TreeActions, App[None]):
+class C4App(SessionActions, SearchActions, FileActions, PlayActions, PreviewActions,
+            TreeActions, App[None]):
     """Connect Four analysis workstation."""
 
     CSS_PATH = Path(__file__).with_name("app.tcss")  # absolute: works for subclasses too
@@ -112,12 +115,16 @@ class C4App(SearchActions, FileActions, PlayActions, PreviewActions, TreeActions
     def __init__(self, position: Position | None = None, *,
                  settings: SearchSettings | None = None, engine: bool = True,
                  headers: dict[str, str] | None = None, tree: Node | None = None,
-                 play: PlaySettings | None = None, hints: bool = True) -> None:
+                 play: PlaySettings | None = None, hints: bool = True,
+                 autosave: Autosave | None = None, restore: Orphan | None = None) -> None:
         """``tree``: the game's moves with variations (default: ``position``'s moves);
         ``play``: start in play mode against the engine; ``hints`` False hides the
-        engine's opinion of the position (see :class:`PlayActions`)."""
+        engine's opinion of the position (see :class:`PlayActions`); ``autosave``: write
+        the session there as it changes; ``restore``: a crashed session to offer at start
+        (see :class:`SessionActions`)."""
         super().__init__()
         self.model = GameModel(position, headers, tree)
+        self.init_session(autosave, restore)
         self.settings = settings or SearchSettings()
         # exact values are drawn when they arrive, not at the next 4 Hz poll
         self.bridge = EngineBridge(self.settings, enable=engine,
@@ -171,6 +178,7 @@ class C4App(SearchActions, FileActions, PlayActions, PreviewActions, TreeActions
         self.set_interval(FORGET_EVERY, forget_removed_widgets)
         if not self.is_headless:
             self._watch.start()
+        self.start_session()
 
     def action_command_palette(self) -> None:
         """``ctrl+p``: the command palette (the app's subclass: see screens/palette.py)."""
@@ -213,6 +221,8 @@ class C4App(SearchActions, FileActions, PlayActions, PreviewActions, TreeActions
         self._said_small = small
 
     def on_unmount(self) -> None:
+        if self.autosave is not None:  # kept unless the quit was clean (removed then)
+            self.autosave.close()
         self._watch.stop()
         self.review.cancel()
         self.bridge.shutdown()
@@ -226,10 +236,22 @@ class C4App(SearchActions, FileActions, PlayActions, PreviewActions, TreeActions
             self.call_from_thread(self.exit, return_code=129)
 
     async def action_quit(self) -> None:
-        """Quit at once: the engine's jobs are told to stop, never waited for."""
-        self.review.cancel()
-        self.bridge.shutdown()
-        self.exit()
+        """Quit at once (the engine's jobs are told to stop, never waited for); with
+        unsaved changes, after asking."""
+        if not self.quit_asks():
+            self.quit_now()
+
+    def _handle_exception(self, error: Exception) -> None:
+        """An exception no handler caught: the app ends (Textual's way), after the crash
+        report and the session's last state are written. ``c4tui open`` then prints one
+        line naming the report instead of Textual's traceback, and exits 1."""
+        try:
+            report = self.record_crash(error)
+        except Exception:  # noqa: BLE001 - never hide the crash behind another
+            report = None
+        super()._handle_exception(error)
+        if report is not None and report.path is not None:
+            self._exit_renderables.clear()  # the traceback is in the file instead
 
     def _main(self, kind: type[W]) -> W:
         """The panel of this type on the main screen (even while a prompt is on top)."""
@@ -289,6 +311,7 @@ class C4App(SearchActions, FileActions, PlayActions, PreviewActions, TreeActions
         threats.display = self.hints and board.show_threats and (board.big or not view.path)
         status = self._main(StatusLine)
         status.view, status.play, status.review = view, self.play_status(), review_text
+        self.autosave_tick()
 
     def _review_progress(self, line: tuple[int, ...]) -> str:
         """The review's progress for the status line ("" when none runs). A review of a

@@ -19,12 +19,16 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
+from c4tui.bounded import read_file
+
 from . import options
 from .errors import fail
 from .peers import BitBullySolver, optional_peer
 from .size import SIZE_OPTION, check_size
 
 DEFAULT_SETS = ("Test_L2_R2", "Test_L1_R2")
+#: The largest positions file a benchmark reads (Pons's sets have 20-30 kB).
+SET_CAP = 16 << 20
 EMPTY_HASH_MB = 256  # the empty board's tree is large: a bigger table than the solver's
 
 
@@ -63,11 +67,20 @@ def _load_set(directory: Path, name: str, count: int) -> list[tuple[str, int]]:
     return [(m, int(s)) for m, s in rows if s is not None]
 
 
+def read_text(path: Path) -> str:
+    """A benchmark file's text (a regular file of at most SET_CAP bytes), or a one-line
+    error."""
+    try:
+        return read_file(path, SET_CAP, "positions file").decode("utf-8", "replace")
+    except OSError as exc:
+        fail(f"{path}: {exc.strerror or exc}")
+
+
 def read_set(path: Path, count: int) -> list[tuple[str, int | None]]:
     """The first ``count`` positions of a file of ``<moves> [score]`` lines (a score, where
     given, is checked), or a one-line error naming the bad line."""
     rows: list[tuple[str, int | None]] = []
-    for n, line in enumerate(path.read_text().splitlines(), 1):
+    for n, line in enumerate(read_text(path).splitlines(), 1):
         if len(rows) == count:
             break
         parts = line.split()

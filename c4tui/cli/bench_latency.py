@@ -40,10 +40,9 @@ def positions_file() -> Path:
 
 def read_rows(path: Path) -> list[tuple[str, list[int | None]]]:
     """``(moves, column scores)`` of a positions file (``<moves> <score> <s1..s7>``)."""
-    try:
-        text = path.read_text()
-    except OSError as exc:
-        fail(f"{path}: cannot read ({exc.strerror})")
+    from .bench import read_text
+
+    text = read_text(path)
     rows = []
     for n, line in enumerate(text.splitlines(), 1):
         parts = line.split()

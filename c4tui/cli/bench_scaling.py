@@ -106,8 +106,8 @@ def load_positions(spec: str, directory: Path, count: int) -> list[tuple[str, in
     from .bench import read_set
 
     path = Path(spec)
-    if not path.is_file():
+    if not path.exists():
         path = directory / spec
-    if not path.is_file():
+    if not path.exists():
         fail(f"--set {spec}: no such file or benchmark set in {directory}")
     return read_set(path, count)
