@@ -52,8 +52,8 @@ def usable_cores() -> int:
 def default_threads() -> int:
     """The exact solver's thread count when none is given: ``C4TUI_THREADS`` if set, else
     one per usable core. The parallel search keeps one tree whatever its thread count
-    (docs/solver.md), so every core helps; more threads than cores never do. ValueError
-    for a bad ``C4TUI_THREADS``."""
+    (docs/solver.md, "Parallel search"); more threads than cores only take turns.
+    ValueError for a bad ``C4TUI_THREADS``."""
     text = os.environ.get(THREADS_ENV, "").strip()
     if not text:
         return usable_cores()
