@@ -94,7 +94,8 @@ def test_ctrl_c_stops_a_running_solve():
     assert proc.returncode == 130, (out, err)
     assert seconds < EXIT_BOUND, f"{seconds:.2f} s from Ctrl-C to the exit"
     assert out == ""  # the empty board was not answered
-    assert err.splitlines() == ["c4tui: solve: interrupted"]
+    said = [x for x in err.splitlines() if "compiling the engine" not in x]  # a cold cache
+    assert said == ["c4tui: solve: interrupted"]
 
 
 def test_ctrl_c_while_the_kernels_compile(tmp_path):

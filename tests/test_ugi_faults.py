@@ -19,6 +19,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from ugi_client import LOAD_TIMEOUT, UgiProcess
 
 ENGINE = (str(Path(sys.executable).with_name("c4tui")), "engine")
@@ -86,16 +87,32 @@ def test_go_keeps_its_time_while_the_table_is_made_and_quit_does_not_wait():
         assert eng.stderr == ""
 
 
+def _stop_during_the_allocation() -> UgiProcess | None:
+    """An engine whose ``go infinite`` was stopped while it made a 4 GB table (``stop``
+    answered after its grace, the search's thread running on); None if the table was made
+    within the grace (a machine with many zeroed pages at hand)."""
+    eng = _engine(LARGE_HASH, isready=False)
+    eng.send("go infinite")
+    t0 = time.monotonic()
+    first = eng.ask("stop", "bestmove", timeout=10)
+    assert time.monotonic() - t0 < QUIT_BOUND  # the grace is 0.5 s
+    if first == [first[-1]]:  # answered by stop, without a word of the search
+        return eng
+    eng.__exit__()
+    return None
+
+
 def test_a_search_stopped_while_the_table_is_made_prints_nothing_later():
     """``stop`` misses its grace (the 4 GB allocation cannot be cut short): the old
     search's thread runs on, and nothing of it comes after its ``bestmove``. The next
     search is MILTON's (Exact off), which never says "cut short": such a line is stale."""
-    with _engine(LARGE_HASH, isready=False) as eng:
-        eng.send("go infinite")
-        t0 = time.monotonic()
-        first = eng.ask("stop", "bestmove", timeout=10)
-        assert time.monotonic() - t0 < QUIT_BOUND  # the grace is 0.5 s
-        assert first == [first[-1]]  # answered by stop: the search was still allocating
+    for _ in range(3):
+        eng = _stop_during_the_allocation()
+        if eng is not None:
+            break
+    else:
+        pytest.skip("the 4 GB table was made within stop's grace three times")
+    with eng:
         eng.send("setoption name Exact value false")
         eng.send("setoption name Hash value 1")
         took, _, _ = _timed(eng, "go movetime 100")
@@ -106,4 +123,3 @@ def test_a_search_stopped_while_the_table_is_made_prints_nothing_later():
         assert took < MOVE_BOUND, f"go movetime 100 answered after {took:.2f} s"
         assert eng.close(timeout=10) == 0
         assert eng.stderr == ""
-
