@@ -53,6 +53,7 @@ class FileActions(_Base):
         self.say(f"loaded {path} ({game.position.ply} moves{extra})")
         self.remember_file(path)
         self._mark_loaded()
+        self.mark_saved()
         return True
 
     def save_file(self, path: Path, overwrite: bool = False) -> bool:
@@ -69,6 +70,7 @@ class FileActions(_Base):
         self.say(f"saved {written}{_moves_only_note(written, self._game())}")
         self.remember_file(written)
         self._loaded_mark = None  # the file now holds the game on the board
+        self.mark_saved()
         return True
 
     # Where the last opened file's game starts in the model's undo history: undoing that

@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+import os
 import shlex
 import shutil
 import sys
+import traceback
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from . import options
-from .errors import fail
+from .errors import FAILURE, fail
 from .size import SIZE_OPTION, check_size
 
 if TYPE_CHECKING:
+    from c4tui.app import C4App
     from c4tui.gamefile import Game
 
 
@@ -114,21 +117,44 @@ def open_workstation(
 
     from c4tui import recent
     from c4tui.app import C4App
+    from c4tui.app.autosave import Autosave, find_orphan
     from c4tui.app.engine_bridge import SearchSettings
     from c4tui.app.play import PlaySettings
 
     settings = SearchSettings(auto=auto, engine_cmd=argv, limit_set=limit is not None,
                               **options.given(node_limit=limit, hash_mb=hash_mb))
     opponent = None if engine_side is None else PlaySettings(engine_side, budget, vary)
+    # a session that did not quit cleanly is offered first (claimed: no other start sees it);
+    # a session served to a browser (c4tui serve) is a visitor's: neither kept nor offered
+    served = "web_driver" in os.environ.get("TEXTUAL_DRIVER", "")
+    orphan = None if served else find_orphan(
+        warn=lambda text: print(f"c4tui: {text}", file=sys.stderr))
     app = C4App(game.position, settings=settings, engine=not no_engine, headers=game.headers,
-                tree=game.tree, play=opponent, hints=opponent is None or hints)
+                tree=game.tree, play=opponent, hints=opponent is None or hints,
+                autosave=None if served else Autosave(), restore=orphan)
     opened = _opened_file(list(target or []))
     if opened is not None:  # a game file: the picker starts beside it, and it is recent
         app.current_file = opened
         warning = recent.add_recent(opened).warning
         if warning:
             print(f"c4tui: {warning}", file=sys.stderr, flush=True)
-    app.run()
+    run_app(app)
+
+
+def run_app(app: C4App) -> None:
+    """Run the workstation; the process's exit status is the app's (0 after ``q``, 129
+    when the terminal went away). A crash exits 1 with one line naming the crash report
+    (written by the app, with the session autosaved), instead of a traceback."""
+    try:
+        app.run()
+    except Exception as exc:  # outside any handler (the driver, the event loop)
+        if app.record_crash(exc).path is None:
+            traceback.print_exception(exc)
+    if app.crash is not None:
+        print(app.crash.line(), file=sys.stderr, flush=True)
+        raise typer.Exit(FAILURE)
+    if app.return_code:
+        raise typer.Exit(app.return_code)
 
 
 def _opened_file(args: list[str]) -> Path | None:

@@ -7,7 +7,8 @@ or a held key arrives: Enter twice, text with Enters, Enter then Escape; at a pr
 the board), at 80x24 and 120x40. After every key: the app still
 runs (an exception in a handler ends ``run_test`` with it), the key returned within a
 generous bound, the game is a legal line, and at most one prompt is open. At the end,
-``q`` must end the app within a bound, whatever it was doing; the time is recorded.
+``q`` (twice when the game has unsaved changes: the app asks) must end the app within a
+bound, whatever it was doing; the time is recorded.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from pilot_util import sync
 from textual import events
 
 from c4tui.app import C4App
+from c4tui.app.screens.confirm import QuitScreen
 
 pytestmark = pytest.mark.usefixtures("tmp_home")
 
@@ -103,6 +105,8 @@ async def monkey(seed: int, size: tuple[int, int], presses: int) -> float:
             await _press(pilot, "escape")
         t0 = time.perf_counter()
         await _press(pilot, "q")
+        if isinstance(app.screen, QuitScreen):  # unsaved changes: asked; q again quits
+            await _press(pilot, "q")
         while app.is_running and time.perf_counter() - t0 < QUIT_BOUND:
             await asyncio.sleep(0.005)
         took = time.perf_counter() - t0

@@ -1,4 +1,5 @@
-"""A yes/no question in a modal screen (replace an existing file?)."""
+"""A yes/no question in a modal screen (replace an existing file? restore a session?
+quit with unsaved changes?)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,9 @@ class ConfirmScreen(OnceModalScreen[bool]):
         border: thick $warning;
         background: $surface;
         padding: 0 1;
+    }
+    #confirm-question {
+        width: 100%;  /* a long question wraps instead of being cut */
     }
     #confirm-buttons {
         height: 1;
@@ -60,3 +64,13 @@ class ConfirmScreen(OnceModalScreen[bool]):
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)  # once (OnceModalScreen): a key and a click may both be queued
+
+
+class QuitScreen(ConfirmScreen):
+    """``q`` with unsaved changes: True to quit anyway (``y``, or ``q`` again)."""
+
+    BINDINGS = [Binding("q", "answer(True)", "quit")]
+
+    def __init__(self) -> None:
+        super().__init__("The game has unsaved changes (s saves it). Quit anyway?\n"
+                         "y or q: quit   n or esc: stay")
