@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -298,11 +299,15 @@ class Solver:
                 micros = self._end(t0)
         return SolveResult(score, move, nodes, micros)
 
-    def analyze(self, pos: Position) -> ColumnScores:
+    def analyze(self, pos: Position,
+                on_score: Callable[[int, int], None] | None = None) -> ColumnScores:
         """Exact score of every column for the side to move.
 
         With several threads the children are solved side by side, one per thread (a
-        thread left without a child helps another thread with its child).
+        thread left without a child helps another thread with its child). ``on_score``
+        is called with ``(column, score)`` as each column's score is known (from a
+        searching thread; it must return quickly): a caller that stops a long analysis
+        keeps the columns solved until then.
         """
         _check_open(pos)
         scores: list[int | None] = [None] * WIDTH
@@ -312,24 +317,28 @@ class Solver:
                 continue
             if pos.is_winning_move(col):
                 scores[col] = win_score(pos.ply)
-                continue
-            child = pos.copy()
-            child.play(col)
-            if child.is_over:  # the board filled up: a draw
-                scores[col] = 0
             else:
-                tasks.append(_Child(col, child, self._book_floor(child)))
+                child = pos.copy()
+                child.play(col)
+                if not child.is_over:
+                    tasks.append(_Child(col, child, self._book_floor(child)))
+                    continue
+                scores[col] = 0  # the board filled up: a draw
+            if on_score is not None:
+                on_score(col, scores[col])
         with self._lock:
             t0 = self._begin()
             try:
                 if self.threads > 1 and len(tasks) > 1:
-                    total = self._solve_children(tasks)
+                    total = self._solve_children(tasks, on_score)
                 else:
                     total = 0
                     for t in tasks:
                         t.score, _, n = self._solve_words(t.pos.current, t.pos.mask,
                                                           t.pos.ply, t.lo, False)
                         total += n
+                        if on_score is not None:
+                            on_score(t.col, -t.score)
             finally:
                 micros = self._end(t0)
         for t in tasks:
@@ -354,7 +363,8 @@ class Solver:
                     floor = max(floor, -s)
         return floor
 
-    def _solve_children(self, tasks: list[_Child]) -> int:
+    def _solve_children(self, tasks: list[_Child],
+                        on_score: Callable[[int, int], None] | None = None) -> int:
         """Solve ``tasks`` (an analysis's children) with one thread per child: nodes."""
         lock = threading.Lock()
         self._busy[:] = 0
@@ -395,6 +405,8 @@ class Solver:
                     total[0] += self._account(k)
                     if task.score is None and not ctx[CTX_ABORT]:
                         task.score = int(score)
+                        if on_score is not None:
+                            on_score(task.col, -task.score)
                         for j, t in enumerate(working):
                             if t is task:  # a helper on the same child: its work is done
                                 self._ctx[j][CTX_ABORT] = 1

@@ -30,7 +30,7 @@ class FakeSolver:
         self.stopped = threading.Event()
         self.release = threading.Event()
 
-    def analyze(self, pos: Position):
+    def analyze(self, pos: Position, on_score=None):
         self.calls.append(pos.key())
         self.stopped.clear()
         if pos.key() in self.slow:

@@ -455,3 +455,14 @@ def test_the_near_tier_takes_the_positions_with_few_empty_squares() -> None:
                               and len(set(r[2]) - {None}) > 2)
     assert list(s.analyze(Position.from_moves(moves)).scores) == cols
     assert s.table.words[:main].any()  # the positions above the tier: the main table
+
+
+def test_analyze_reports_each_column_as_it_is_solved():
+    """``on_score`` hears every column's score, so a caller that stops a long analysis keeps
+    the columns solved until then (the app's exact values, issue 24)."""
+    pos = Position.from_moves("4453226")
+    for threads in (1, 2):
+        heard: dict[int, int] = {}
+        res = Solver(hash_mb=4, book=None, threads=threads).analyze(pos,
+                                                                     on_score=heard.__setitem__)
+        assert heard == {c: s for c, s in enumerate(res.scores) if s is not None}

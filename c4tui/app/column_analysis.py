@@ -1,12 +1,18 @@
-"""Heuristic move values when the exact solver gives up: a short search per column.
+"""Approximate move values while the exact ones are not there: a short search per column.
 
 Driven by the UI's tick (every call returns at once: ``SearchController.start`` only
-hands the position to its worker), one child position at a time, only while the main
-search of the viewed position has ended, so at most two engine jobs run.
+hands the position to its worker), one child position at a time. A quick pass gives every
+column a value within a second of the solver starting on the position, whatever the main
+search's node limit; once the main search has ended and the solver has given up, a longer
+pass replaces those values. The columns the solver has solved are not searched.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
+from dataclasses import dataclass
+
+from c4tui.engine.geometry import CENTER_ORDER, WIDTH
 from c4tui.engine.position import Position
 from c4tui.engine.scores import win_score
 from c4tui.engine.seam import Band, Score, SearchState
@@ -15,9 +21,20 @@ from .loader import Engine
 from .position_cache import PositionCache
 from .settings import SearchSettings
 
-#: Nodes per column: a seventh of the node limit, within these bounds.
+#: Nodes per column of the quick pass: all seven within a fraction of a second.
+QUICK_COLUMN_NODES = 100_000
+#: Its tables (MB): enough for its nodes, and quick to clear at each column's start.
+QUICK_COLUMN_HASH_MB = 16
+#: Nodes per column of the longer pass: a seventh of the node limit, within these bounds.
 MIN_COLUMN_NODES = 20_000
 MAX_COLUMN_NODES = 500_000
+
+
+@dataclass(frozen=True)
+class _Found:
+    value: Score
+    line: tuple[int, ...]  #: the column, then its search's PV
+    nodes: int  #: the node limit it was searched with (a longer pass searches it again)
 
 
 class ColumnAnalysis:
@@ -26,37 +43,41 @@ class ColumnAnalysis:
     def __init__(self, engine: Engine, settings: SearchSettings) -> None:
         self._ctl = engine.columns
         self._settings = settings
-        self._values: PositionCache[dict[int, Score]] = PositionCache()
-        # per column, its PV
-        self._lines: PositionCache[dict[int, tuple[int, ...]]] = PositionCache()
-        self._running: tuple[int, int] | None = None  # (position key, column)
+        self._found: PositionCache[dict[int, _Found]] = PositionCache()
+        self._running: tuple[int, int, int] | None = None  # (position key, column, nodes)
 
     def values(self, pos: Position) -> tuple[Score | None, ...]:
         """The values found so far (empty if none)."""
-        found = self._values.get(pos.key())
+        found = self._found.get(pos.key())
         if not found:
             return ()
-        return tuple(found.get(c) for c in range(7))
+        return tuple(f.value if (f := found.get(c)) else None for c in range(WIDTH))
 
     def lines(self, pos: Position) -> tuple[tuple[int, ...], ...]:
         """Per column, the line behind its value: its move, then its search's PV."""
-        found = self._lines.get(pos.key())
+        found = self._found.get(pos.key())
         if not found:
             return ()
-        return tuple(found.get(c, ()) for c in range(7))
+        return tuple(f.line if (f := found.get(c)) else () for c in range(WIDTH))
 
     def cancel(self) -> None:
         if self._running is not None:
             self._ctl.stop()
             self._running = None
 
-    def tick(self, pos: Position, wanted: bool) -> None:
+    def _deep_nodes(self) -> int:
+        return max(MIN_COLUMN_NODES, min(self._settings.node_limit // 7, MAX_COLUMN_NODES))
+
+    def tick(self, pos: Position, wanted: bool, deep: bool = False,
+             solved: Collection[int] = ()) -> None:
         """Advance by at most one step: collect a finished column, start the next one.
-        ``wanted``: the main search has ended and the exact values are not coming."""
+        ``wanted``: the exact values are not (all) there; ``deep``: also the longer pass
+        (the main search has ended and the exact values are not coming); ``solved``: the
+        columns the solver has solved (not searched, a running one is stopped)."""
         key = pos.key()
         if self._running is not None:
-            run_key, col = self._running
-            if run_key != key or not wanted:
+            run_key, col, nodes = self._running
+            if run_key != key or not wanted or col in solved:
                 self.cancel()
                 return
             snap = self._ctl.snapshot()
@@ -64,28 +85,49 @@ class ColumnAnalysis:
                 return
             self._running = None
             if snap.pov is not None and snap.state is not SearchState.STOPPED:
-                self._values.setdefault(key, {})[col] = -snap.pov
                 pv = snap.result.pv if snap.result is not None else ()
-                self._lines.setdefault(key, {})[col] = (col, *pv)
+                self._found.setdefault(key, {})[col] = _Found(-snap.pov, (col, *pv), nodes)
         if not wanted or pos.is_over:
             return
-        done = self._values.setdefault(key, {})
-        lines = self._lines.setdefault(key, {})
-        for col in pos.legal_moves():
-            if col in done:
+        found = self._found.setdefault(key, {})
+        deep_nodes = self._deep_nodes()
+        nodes = deep_nodes if deep else min(QUICK_COLUMN_NODES, deep_nodes)
+        symmetric = _symmetric(pos)
+        for col in CENTER_ORDER:
+            if not pos.can_play(col) or col in solved:
+                continue
+            have = found.get(col)
+            if have is not None and (have.value.band is Band.EXACT or have.nodes >= nodes):
+                continue
+            twin = found.get(WIDTH - 1 - col) if symmetric else None
+            if twin is not None and twin.nodes >= nodes:
+                # the mirror image's value: searched again, it could differ by the tables'
+                # contents, and two values for one move would say nothing
+                found[col] = _Found(twin.value, tuple(WIDTH - 1 - c for c in twin.line),
+                                    twin.nodes)
                 continue
             if pos.is_winning_move(col):
-                done[col], lines[col] = Score(win_score(pos.ply), Band.EXACT), (col,)
+                found[col] = _Found(Score(win_score(pos.ply), Band.EXACT), (col,), nodes)
                 continue
             child = pos.copy()
             child.play(col)
             if child.is_over:  # the board is full: a draw
-                done[col], lines[col] = Score(0, Band.EXACT), (col,)
+                found[col] = _Found(Score(0, Band.EXACT), (col,), nodes)
                 continue
             from c4tui.engine.search import SearchOptions
 
-            s = self._settings
-            limit = max(MIN_COLUMN_NODES, min(s.node_limit // 7, MAX_COLUMN_NODES))
-            self._ctl.start(child, SearchOptions(node_limit=limit, hash_mb=s.hash_mb))
-            self._running = (key, col)
+            hash_mb = self._settings.hash_mb if deep else \
+                min(self._settings.hash_mb, QUICK_COLUMN_HASH_MB)
+            self._ctl.start(child, SearchOptions(node_limit=nodes, hash_mb=hash_mb))
+            self._running = (key, col, nodes)
             return
+
+
+def _symmetric(pos: Position) -> bool:
+    """``pos`` is its own mirror image: mirrored moves have the same value."""
+    for c in range(WIDTH // 2):
+        m = WIDTH - 1 - c
+        if pos.height(c) != pos.height(m) or any(pos.cell(c, r) != pos.cell(m, r)
+                                                 for r in range(pos.height(c))):
+            return False
+    return True

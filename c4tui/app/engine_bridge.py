@@ -17,7 +17,7 @@ import threading
 from collections.abc import Callable
 
 from c4tui.engine.position import Position
-from c4tui.engine.seam import SLOW_HASH_MB, SearchState, Snapshot
+from c4tui.engine.seam import SLOW_HASH_MB, Band, Score, SearchState, Snapshot
 
 from .column_analysis import ColumnAnalysis
 from .engine_view import EngineState, EngineView, ExactStatus
@@ -227,7 +227,11 @@ class EngineBridge:
         ended = snap is not None and snap.state in (SearchState.DONE, SearchState.NODE_LIMIT)
         gave_up = entry is not None and entry.status in (ExactStatus.TOO_SLOW,
                                                           ExactStatus.ERROR)
-        columns.tick(pos, ended and gave_up)
+        # approximate values from the moment the solver is on the position (a solve
+        # within the tick's quarter second, the usual case with the books, needs none)
+        wanted = self._analyse and entry is not None and entry.status is not ExactStatus.DONE
+        solved = [c for c, s in enumerate(entry.partial) if s is not None] if entry else []
+        columns.tick(pos, wanted, deep=ended and gave_up, solved=solved)
 
     def view(self, pos: Position) -> EngineView:
         """The engine's state as seen from the viewed position ``pos``."""
@@ -248,8 +252,22 @@ class EngineBridge:
             search_available=True, solver_available=True, snapshot=snap, path=path,
             exact=exact.entry(pos), columns=columns.values(pos),
             column_lines=columns.lines(pos), verdict=exact.verdict(pos),
-            external=external,
+            known=self._known(exact, pos, snap), external=external,
         )
+
+    @staticmethod
+    def _known(exact: ExactWorker, pos: Position, snap: Snapshot | None) -> Score | None:
+        """``pos``'s own exact value without its analysis: its parent's solve gave it, or
+        the search proved it (a recognised win or loss: the sign is exact)."""
+        if pos.history:  # (a position set up without its moves has no parent to ask)
+            parent = pos.copy()
+            col = parent.undo()
+            entry = exact.entry(parent)
+            if entry is not None and entry.status is ExactStatus.DONE \
+                    and col < len(entry.scores) and entry.scores[col] is not None:
+                return Score(-entry.scores[col], Band.EXACT)
+        pov = snap.pov if snap is not None else None
+        return pov if pov is not None and pov.band is not Band.HEURISTIC else None
 
 
 class EngineMissing(RuntimeError):

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING
 
+from c4tui.engine.geometry import WIDTH
 from c4tui.engine.position import Position
 from c4tui.engine.seam import Band, PathEntry, Score, Snapshot, ThreatVerdict
 
@@ -60,6 +61,9 @@ class ExactEntry:
     #: or a full column); a line cut by its time budget is a correct beginning
     lines: tuple[tuple[int, ...], ...] = ()
     lines_done: bool = False  #: no more lines are coming for this position
+    #: before the whole analysis (solving, or given up after the budget): the columns
+    #: solved so far, per column (None: not solved); exact values like ``scores``
+    partial: tuple[int | None, ...] = ()
 
     @property
     def best(self) -> int | None:
@@ -92,6 +96,9 @@ class EngineView:
     #: per column, the line behind ``columns``' value: the column and its search's PV
     column_lines: tuple[tuple[int, ...], ...] = ()
     verdict: ThreatVerdict | None = None
+    #: the viewed position's own exact value (its side to move's view) when known without
+    #: its analysis: from its parent's solve, or proved by the search (sign exact)
+    known: Score | None = None
     #: the external engine (``--engine``) searching instead of ours; None: ours
     external: ExternalStatus | None = None
 
@@ -101,19 +108,48 @@ class EngineView:
         return self.exact is not None and bool(self.exact.scores)
 
     def value(self, col: int) -> Score | None:
-        """The value under the board of column ``col`` (None: unknown or full)."""
+        """The value under the board of column ``col`` (None: unknown or full): exact
+        when the solver has solved it, else the column search's approximate value, made
+        to agree with what is known exactly (never a ``~W`` under a move proven lost)."""
         if self.exact_shown:
             assert self.exact is not None
             s = self.exact.scores[col]
             return None if s is None else Score(s, Band.EXACT)
-        return self.columns[col] if col < len(self.columns) else None
+        s = self._partial(col)
+        if s is not None:
+            return Score(s, Band.EXACT)
+        approx = self.columns[col] if col < len(self.columns) else None
+        return None if approx is None else self._agreeing(approx)
+
+    def values(self) -> tuple[Score | None, ...]:
+        """:meth:`value` of every column (the row under the board)."""
+        return tuple(self.value(c) for c in range(WIDTH))
+
+    def _partial(self, col: int) -> int | None:
+        partial = self.exact.partial if self.exact is not None else ()
+        return partial[col] if col < len(partial) else None
+
+    def _agreeing(self, approx: Score) -> Score:
+        """An approximate column value within what is known of the position: no move is
+        worth more than the position (a lost position's moves all lose, a drawn one's
+        win none)."""
+        known = self.known
+        if approx.band is not Band.HEURISTIC or known is None \
+                or approx.sign() <= known.sign():
+            return approx
+        if known.sign() == 0:
+            return Score(0, Band.HEURISTIC)
+        return Score(-max(abs(approx.value), 1), Band.HEURISTIC)
 
     def line(self, col: int) -> tuple[int, ...]:
         """The line behind :meth:`value`: the exact perfect-play line, or the column
-        search's PV after the column's move (``()``: none yet)."""
+        search's PV after the column's move (``()``: none yet; only the move for a column
+        solved before the others, whose search's line may disagree with its value)."""
         if self.exact_shown:
             assert self.exact is not None
             return self.exact.line(col)
+        if self._partial(col) is not None:
+            return (col,)
         return self.column_lines[col] if col < len(self.column_lines) else ()
 
     @property

@@ -49,11 +49,11 @@ class ExactWorker:
                  on_done: Callable[[], None] | None = None, ponder: bool = True,
                  lines: bool = True, line_budget: float = LINE_BUDGET,
                  ponder_first: float = PONDER_FIRST) -> None:
-        """``on_done`` is called (on the worker thread) after each finished solve of a
-        wanted position and each line found; ``ponder``: solve the wanted position's
-        children while idle; ``lines``: find a perfect-play line behind each of its
-        values, each within ``line_budget`` seconds, once its children have been pondered
-        for ``ponder_first`` seconds."""
+        """``on_done`` is called (on a worker thread) after each finished solve of a
+        wanted position, each of its columns solved before that, and each line found;
+        ``ponder``: solve the wanted position's children while idle; ``lines``: find a
+        perfect-play line behind each of its values, each within ``line_budget`` seconds,
+        once its children have been pondered for ``ponder_first`` seconds."""
         self._engine = engine
         self._on_done = on_done
         self._budget = budget
@@ -243,18 +243,40 @@ class ExactWorker:
         return None
 
     def _solve(self, pos: Position) -> ExactEntry | None:
-        """The entry for ``pos``; None if the solve was stopped for another request."""
+        """The entry for ``pos``; None if the solve was stopped for another request. The
+        columns solved before the whole analysis are published as they come (while
+        ``pos`` is the wanted solve) and kept if it is given up: exact is exact."""
+        key = pos.key()
+        found: list[int | None] = [None] * WIDTH
+
+        def solved(col: int, score: int) -> None:  # on a solver thread
+            found[col] = score
+            with self._lock:
+                entry = self._entries.get(key)
+                wanted = entry is not None and entry.status is ExactStatus.SOLVING
+                if wanted:
+                    self._entries[key] = ExactEntry(ExactStatus.SOLVING,
+                                                    partial=tuple(found))
+            if wanted and self._on_done is not None:
+                self._on_done()
+
         try:
-            res = self._engine.solver.analyze(pos)
+            res = self._engine.solver.analyze(pos, on_score=solved)
             return ExactEntry(ExactStatus.DONE, tuple(res.scores), res.nodes, res.micros)
         except self._engine.aborted:
             with self._lock:
-                superseded = self._want is None or self._want.key() != pos.key()
+                superseded = self._want is None or self._want.key() != key
             if superseded or self._quit.is_set():
                 return None
-            return ExactEntry(ExactStatus.TOO_SLOW,
-                              message=f"not solved within {self._budget:g} s")
+            partial = tuple(found) if any(s is not None for s in found) else ()
+            legal = len(pos.legal_moves())
+            done = sum(s is not None for s in found)
+            message = f"{done} of {legal} solved within {self._budget:g} s" \
+                if done else f"not solved within {self._budget:g} s"
+            return ExactEntry(ExactStatus.TOO_SLOW, message=message, partial=partial)
         except Exception as exc:  # a bug in the solver: say it, keep the app
             return ExactEntry(ExactStatus.ERROR, message=str(exc).splitlines()[0]
-                              if str(exc) else type(exc).__name__)
+                              if str(exc) else type(exc).__name__,
+                              partial=tuple(found) if any(s is not None for s in found)
+                              else ())
 

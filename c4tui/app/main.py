@@ -283,10 +283,8 @@ class C4App(SessionActions, SearchActions, FileActions, PlayActions, PreviewActi
         exact = view.exact
         if not self.hints:
             board.values = ()
-        elif exact is not None and exact.scores:
-            board.values = exact.values()
-        else:
-            board.values = view.columns
+        else:  # exact where solved, else approximate values agreeing with what is known
+            board.values = view.values()
         board.solving = self.hints and exact is not None and exact.status is ExactStatus.SOLVING
         moves = self._main(MoveList)
         moves.root, moves.line_path, moves.ply = self.model.root, self.model.line_path, pos.ply
