@@ -188,3 +188,20 @@ def test_the_columns_solved_before_the_budget_are_kept():
                       columns=(Score(475, Band.HEURISTIC),) * 7)
     assert [v.short(2) for v in view.values()] == ["L19", "~W", "~W", "~W", "~W", "~W",
                                                    "L19"]
+
+
+def test_the_parent_solve_says_what_the_position_is_worth():
+    """The value of ``44`` is its parent's value of d (negated), also when the parent's
+    solve was given up after solving d: a bound for every move of ``44``."""
+    from c4tui.app.engine_bridge import EngineBridge
+
+    parent, pos = Position.from_moves("4"), Position.from_moves("44")
+    entries = {parent.key(): ExactEntry(ExactStatus.TOO_SLOW, message="x",
+                                        partial=(None, None, None, 2, None, None, None))}
+
+    class Exact:
+        def entry(self, p: Position) -> ExactEntry | None:
+            return entries.get(p.key())
+
+    assert EngineBridge._known(Exact(), pos, None) == Score(-2, Band.EXACT)
+    assert EngineBridge._known(Exact(), Position.from_moves("43"), None) is None

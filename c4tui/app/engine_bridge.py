@@ -263,9 +263,10 @@ class EngineBridge:
             parent = pos.copy()
             col = parent.undo()
             entry = exact.entry(parent)
-            if entry is not None and entry.status is ExactStatus.DONE \
-                    and col < len(entry.scores) and entry.scores[col] is not None:
-                return Score(-entry.scores[col], Band.EXACT)
+            # a whole solve's, or the columns solved before it was given up
+            scores = () if entry is None else entry.scores or entry.partial
+            if col < len(scores) and scores[col] is not None:
+                return Score(-scores[col], Band.EXACT)
         pov = snap.pov if snap is not None else None
         return pov if pov is not None and pov.band is not Band.HEURISTIC else None
 
