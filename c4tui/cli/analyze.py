@@ -15,21 +15,22 @@ from typing import Annotated
 
 import typer
 
-from c4tui.bounded import LineTooLong, bounded_lines
+from c4tui.bounded import LineTooLong
 
 from . import options
 from .errors import FAILURE, fail
 from .size import SIZE_OPTION, check_size
 
 
-def read_moves(moves: str | None) -> str:
-    """The moves given, else one line from stdin when it is a pipe or a file."""
+def read_moves(moves: list[str] | None) -> str:
+    """The moves given (words joined, as ``open`` reads them; ``""`` is the empty board),
+    else the one position on stdin when it is a pipe or a file (blank lines skipped)."""
     if moves is not None:
-        return moves
+        return " ".join(moves)
     if sys.stdin is None or sys.stdin.isatty():
         return ""  # no moves at a terminal: the empty board
     first, count = "", 0  # lines are counted, not kept: stdin may be endless
-    for line in bounded_lines(options.stdin()):
+    for line in options.stdin_lines():
         if isinstance(line, LineTooLong):
             fail(f"analyze: stdin {line}")
         if line.strip():
@@ -37,6 +38,8 @@ def read_moves(moves: str | None) -> str:
     if count > 1:
         fail(f"analyze: stdin holds {count} positions; analyze takes one "
              "(c4tui solve reads many)")
+    if not count:  # an empty pipe (a script's bug) is not the empty board
+        fail('analyze: stdin holds no position (the empty board is analyze "")')
     return first
 
 
@@ -124,9 +127,9 @@ def _switch(name: str, help_text: str):
 
 def analyze(
     moves: Annotated[
-        str | None,
-        typer.Argument(help="Moves played so far: 4453 or 'd1 d2 e1' (none: read stdin).",
-                       show_default=False),
+        list[str] | None,
+        typer.Argument(help="Moves played so far: 4453 or d1 d2 e1 c1 (none: read stdin; "
+                       "\"\": the empty board).", show_default=False),
     ] = None,
     depth: Annotated[
         int | None,

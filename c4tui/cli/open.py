@@ -31,7 +31,7 @@ def resolve_target(args: list[str]) -> Game:
     from c4tui import gamefile
     from c4tui.engine.position import IllegalMoveError, Position
 
-    if not args:
+    if not "".join(args).strip():  # "" is the empty board, not the current directory
         return gamefile.Game(Position())
     if len(args) == 1:
         path = Path(args[0]).expanduser()

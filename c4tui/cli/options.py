@@ -10,10 +10,12 @@ Defaults are not restated here: an option left out is not passed on, so the engi
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from typing import Annotated, TextIO
 
 import typer
 
+from c4tui.bounded import LineTooLong, bounded_lines
 from c4tui.engine.seam import MAX_THREADS, THREADS_ENV, default_threads
 from c4tui.units import (
     MAX_HASH_MB,
@@ -111,3 +113,18 @@ def stdin() -> TextIO:
         except (ValueError, OSError):  # already read from: keep it as it is
             pass
     return sys.stdin
+
+
+def stdin_lines() -> Iterator[str | LineTooLong]:
+    """The lines of standard input without their ends, bounded (an over-long line is a
+    :class:`LineTooLong`), a leading byte-order mark dropped (game files drop it too).
+
+    Blank lines are yielded: a reader skips them (a blank line is not a position; the
+    empty board is the argument ``""``) but counts them, so that errors name the line.
+    """
+    for n, line in enumerate(bounded_lines(stdin()), 1):
+        if isinstance(line, LineTooLong):
+            yield line
+            continue
+        line = line.rstrip("\r\n")
+        yield line.removeprefix("\ufeff") if n == 1 else line

@@ -42,15 +42,13 @@ def review(
     check_size(size, "review")
     hash_mb = options.hash_mb(hash_text)
     threads = options.threads(threads)
-    if not "".join(game).strip():  # "" would name the current directory
-        fail("review: the game has no moves to review")
     try:
         target = resolve_target(game)  # a game file's main line (its variations: not)
     except ValueError as exc:  # GameFileError and IllegalMoveError: they say which move
         fail(f"review: {exc}")
     pos, headers = target.position, target.headers
     if not pos.history:
-        fail("review: the game has no moves to review")
+        fail("review: the empty board has no moves to review")
     try:
         solver = build_solver(hash_mb, book, threads)
     except (ValueError, OSError, MemoryError) as exc:  # e.g. a damaged book

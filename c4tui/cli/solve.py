@@ -11,7 +11,7 @@ from typing import Annotated, NoReturn, TypeVar
 
 import typer
 
-from c4tui.bounded import LineTooLong, bounded_lines
+from c4tui.bounded import LineTooLong
 
 from . import options
 from .errors import FAILURE, USAGE, fail
@@ -104,8 +104,9 @@ def run_interruptibly(work: Callable[[], T], stop: Callable[[], None] | None = N
 def solve(
     moves: Annotated[
         list[str] | None,
-        typer.Argument(help="Positions as digit strings (columns 1-7 on 7x6); none: read "
-                       "stdin."),
+        typer.Argument(help="Positions: 4453, 'd1 d2 e1 c1' (or its squares as words), "
+                       "\"\" the empty board; none: read stdin, one per line.",
+                       show_default=False),
     ] = None,
     analyze: Annotated[
         bool, typer.Option("--analyze", "-a", help="Print the score of each column (-1000: full).")
@@ -126,8 +127,9 @@ def solve(
 ) -> None:
     """Solve positions exactly: one line "<moves> <score>" per position, as Pons's solver.
 
-    Positions are digit strings (columns 1-7 on 7x6) as arguments, or one per line on
-    stdin. A line that is not a position is reported on stderr and skipped (exit status 2).
+    Positions are digits (columns 1-7 on 7x6) or squares, as arguments or one per line
+    on stdin, and are printed as digits. A blank line is skipped; "" is the empty board.
+    A line that is not a position is reported on stderr and skipped (exit status 2).
     Scores (Pons's, as Steininger's c4): a win with the disc played when n discs are on
     the board scores floor((W*H + 1 - n) / 2), one more than the winner's discs left
     unplayed (22 - k for a win with the winner's k-th disc on 7x6), a draw 0. Other
@@ -142,20 +144,38 @@ def solve(
     # Positions the books decide are answered without the kernels; the solver (numba and
     # its kernels: most of a second) is made at the first position they leave open.
     reader = BookReader() if book else None
-    lines = moves if moves is not None else (
-        ln if isinstance(ln, LineTooLong) else ln.rstrip("\r\n")
-        for ln in bounded_lines(options.stdin()))
+    lines = argument_positions(moves) if moves is not None else options.stdin_lines()
     try:
         status = _solve_lines(lines, reader, analyze, stats, verbose_stats,
-                              lambda: build_solver(hash_mb, book, threads))
+                              lambda: build_solver(hash_mb, book, threads),
+                              skip_blank=moves is None)
     except KeyboardInterrupt:  # between two solves, or reading stdin
         _interrupted()
     raise typer.Exit(status)
 
 
+def argument_positions(words: list[str]) -> list[str]:
+    """The positions named by ``solve``'s arguments: one per argument (``4453``, ``""`` the
+    empty board, ``'d1 d2 e1'``), except that consecutive single squares (``d1 d2 e1 c1``,
+    as ``c4tui`` and ``review`` take them) are one position."""
+    from c4tui.engine.position import parse_square
+
+    positions: list[str] = []
+    in_squares = False  # the last position is a run of square words
+    for word in words:
+        square = bool(word.strip()) and parse_square(word.strip()) is not None
+        if square and in_squares:
+            positions[-1] += " " + word
+        else:
+            positions.append(word)
+        in_squares = square
+    return positions
+
+
 def _solve_lines(lines, reader, analyze: bool, stats: bool, verbose_stats: bool,
-                 make_solver: Callable[[], object]) -> int:
-    """Answer each line on stdout (bad ones on stderr); the exit status."""
+                 make_solver: Callable[[], object], skip_blank: bool = False) -> int:
+    """Answer each line on stdout (bad ones on stderr); the exit status. ``skip_blank``:
+    blank lines are not positions (stdin), though they are counted."""
     from c4tui.engine.position import Position
     from c4tui.engine.scores import FULL_COLUMN
 
@@ -167,9 +187,10 @@ def _solve_lines(lines, reader, analyze: bool, stats: bool, verbose_stats: bool,
             print(f"c4tui: {line}", file=sys.stderr)
             status = USAGE
             continue
-        text = line.strip()
+        if skip_blank and not line.strip():
+            continue
         try:
-            pos = Position.from_moves(text)
+            pos = Position.parse(line)  # digits or squares, the notations of every command
             if pos.is_over:
                 raise ValueError("the game is already over" if pos.winner is not None
                                  else "the board is full")
@@ -197,7 +218,7 @@ def _solve_lines(lines, reader, analyze: bool, stats: bool, verbose_stats: bool,
         fields = [str(FULL_COLUMN if s is None else s) for s in scores]
         if stats:
             fields += [str(nodes), str(micros)]
-        out.write(f"{text} {' '.join(fields)}\n")
+        out.write(f"{pos.digits()} {' '.join(fields)}\n")  # as given, if given as digits
         out.flush()
         if verbose_stats:
             detail = ("from the books, no search" if answer is not None

@@ -1,0 +1,103 @@
+"""Issue 24, items 6 and 7: one empty position, one move vocabulary, one error format on
+every command (exact one-line outputs and exit statuses)."""
+
+from __future__ import annotations
+
+import pytest
+
+from c4tui.cli import main
+
+
+def _run(argv, capsys, stdin: str | None = None, monkeypatch=None) -> tuple[int, str, str]:
+    if stdin is not None:
+        import io
+
+        monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    out = capsys.readouterr()
+    return info.value.code, out.out, out.err
+
+
+# -- solve reads squares as open and review do -------------------------------------------
+
+def test_solve_reads_squares_as_open_does(capsys):
+    """Square words are one position, as for ``c4tui d1 d2 e1 c1``; printed as digits."""
+    code, out, err = _run(["solve", "d1", "d2", "e1", "c1"], capsys)
+    assert (code, err) == (0, "")
+    assert out == "4453 -2\n"
+    code, out2, _ = _run(["solve", "4453"], capsys)
+    assert code == 0 and out2 == out
+
+
+def test_solve_reads_a_quoted_square_list_and_digit_positions(capsys):
+    code, out, err = _run(["solve", "d1 d2 e1 c1", "44"], capsys)
+    assert code == 0 and err == ""
+    assert [ln.split()[0] for ln in out.splitlines()] == ["4453", "44"]
+
+
+def test_solve_squares_on_stdin(capsys, monkeypatch):
+    code, out, err = _run(["solve"], capsys, "d1 d2 e1 c1\n", monkeypatch)
+    assert code == 0 and err == "" and out.split()[0] == "4453"
+
+
+def test_solve_accepts_a_leading_bom_on_stdin(capsys, monkeypatch):
+    """A file saved with a byte-order mark: accepted, as game files are."""
+    code, out, err = _run(["solve"], capsys, "\ufeff4453\n44\n", monkeypatch)
+    assert (code, err) == (0, "")
+    assert [ln.split()[0] for ln in out.splitlines()] == ["4453", "44"]
+
+
+# -- one empty position -------------------------------------------------------------------
+
+def test_solve_skips_blank_stdin_lines_and_counts_them(capsys, monkeypatch):
+    """A blank line is not a position: skipped (not solved as the empty board); line
+    numbers in errors still count it."""
+    code, out, err = _run(["solve"], capsys, "44\n\n   \n448\n", monkeypatch)
+    assert code == 2
+    assert out.splitlines() == [ln for ln in out.splitlines() if ln.startswith("44 ")]
+    assert len(out.splitlines()) == 1
+    assert err == "c4tui: line 4: character 3 '8': not a column (expected 1-7)\n"
+
+
+def test_solve_empty_argument_is_the_empty_board(capsys):
+    code, out, err = _run(["solve", ""], capsys)
+    assert (code, err) == (0, "") and out == " 1\n"
+
+
+def test_open_empty_argument_is_the_empty_board():
+    from c4tui.engine.position import Position
+
+    from c4tui.cli.open import resolve_target
+
+    assert resolve_target([""]).position == Position()
+    assert resolve_target(["  "]).position == Position()
+
+
+def test_review_empty_argument_is_the_empty_board(capsys):
+    code, out, err = _run(["review", ""], capsys)
+    assert (code, out) == (2, "")
+    assert err == "c4tui: review: the empty board has no moves to review\n"
+
+
+def test_analyze_stdin_without_a_position_is_refused(capsys, monkeypatch):
+    code, out, err = _run(["analyze"], capsys, "\n \n", monkeypatch)
+    assert (code, out) == (2, "")
+    assert err == ('c4tui: analyze: stdin holds no position (the empty board is '
+                   'analyze "")\n')
+
+
+def test_analyze_takes_words_as_open_does(capsys):
+    """``analyze d1 d2 e1 c1``: the words are one position, as for ``c4tui``."""
+    code, out, err = _run(["analyze", "d1", "d2", "e1", "c1", "--json", "--nodes", "1k"],
+                          capsys)
+    assert code == 0 and err == "", err
+    code2, out2, _ = _run(["analyze", "4453", "--json", "--nodes", "1k"], capsys)
+    last = [ln for ln in out.splitlines() if '"type": "result"' in ln]
+    assert code2 == 0 and last and last[-1].split('"nodes"')[0] in out2
+
+
+def test_solve_square_words_after_digits_are_one_position(capsys):
+    code, out, err = _run(["solve", "44", "d1", "d2", "e1", "c1", ""], capsys)
+    assert (code, err) == (0, "")
+    assert [ln.split(" ")[0] for ln in out.splitlines()] == ["44", "4453", ""]
