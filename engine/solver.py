@@ -69,6 +69,19 @@ class ColumnScores:
 
 
 @dataclass(frozen=True)
+class SolveProgress:
+    """Where a running solve stands (:meth:`Solver.progress`): nodes searched so far by
+    all threads, and the bounds proven on the root's score with the window being searched
+    ("is the score above ``testing``?"; all None before the first window or in an
+    analysis, whose children are solved side by side)."""
+
+    nodes: int
+    lo: int | None = None
+    hi: int | None = None
+    testing: int | None = None
+
+
+@dataclass(frozen=True)
 class SolveStats:
     """What the last ``solve``/``analyze`` did, summed over its searches.
 
@@ -157,6 +170,7 @@ class Solver:
         self._acc = np.zeros(CTX_SIZE, dtype=np.int64)
         self._acc_threads = np.zeros(threads, dtype=np.int64)
         self.last_stats: SolveStats | None = None
+        self._children = False  # an analysis runs (progress has no one window then)
         self._stopped = False
         self._book_args = book_args(book)
         self.book = book  # kept alive: the kernels read its arrays
@@ -171,6 +185,16 @@ class Solver:
     def clear(self) -> None:
         """Empty the transposition table."""
         self.table.clear()
+
+    def progress(self) -> SolveProgress:
+        """Where the running solve stands; may be called from any thread (the figures are
+        read while the threads write them: a snapshot, not exact)."""
+        nodes = int(self._acc_threads.sum()) + sum(int(c[CTX_NODES]) for c in self._ctx)
+        ctx = self._ctx[0]
+        lo, hi, test = (int(ctx[i]) for i in (K.CTX_LO, K.CTX_HI, K.CTX_TEST))
+        if self._children or lo >= hi:  # no window yet (the context is zeroed)
+            return SolveProgress(nodes)
+        return SolveProgress(nodes, lo, hi, test)
 
     def _prime(self, k: int) -> None:
         """Reset thread k's context block for a new search."""
@@ -328,6 +352,7 @@ class Solver:
                 on_score(col, scores[col])
         with self._lock:
             t0 = self._begin()
+            self._children = True
             try:
                 if self.threads > 1 and len(tasks) > 1:
                     total = self._solve_children(tasks, on_score)
@@ -340,6 +365,7 @@ class Solver:
                         if on_score is not None:
                             on_score(t.col, -t.score)
             finally:
+                self._children = False
                 micros = self._end(t0)
         for t in tasks:
             scores[t.col] = -t.score

@@ -21,6 +21,9 @@ ctx    meaning
 10     interior nodes: nodes that searched children (not settled by a bound or the table)
 11     node limit: the search aborts when the node count reaches it (0: no limit)
 12     address of the busy table shared by the threads of a solve (0: one thread)
+13     the root's score is known to be at least this (progress, set by ``solve_root``)
+14     ... and at most this
+15     the window being searched: is the score above this?
 =====  =====================================================
 
 Scores follow the solvers' convention (:mod:`.scores`).
@@ -83,6 +86,9 @@ CTX_ROOT = 9
 CTX_INTERIOR = 10
 CTX_LIMIT = 11
 CTX_BUSY = 12
+CTX_LO = 13
+CTX_HI = 14
+CTX_TEST = 15
 CTX_SIZE = 16
 #: A scratch slot's mark for a move deferred because another thread is searching it.
 DEFERRED = -2
@@ -673,6 +679,9 @@ def solve_root(cur, mask, moves, lo0, need_move, tt, bits, scratch, ctx, bk, bs,
         elif hi <= 0:
             med = hi - 1  # a loss (or at most a draw): is it worth less than hi?
         med = min(max(med, lo), hi - 1)
+        store_i64(ctx, CTX_LO, lo)  # for a progress report from another thread
+        store_i64(ctx, CTX_HI, hi)
+        store_i64(ctx, CTX_TEST, med)
         store_i64p(scratch, moves * SCRATCH_PER_PLY + CUT_SLOT, -1)
         r = negamax(cur, mask, moves, med, med + 1, tt, bits, scratch, ctx, bk, bs, bn, bp)
         if load_i64(ctx, CTX_ABORT) != 0:

@@ -15,6 +15,7 @@ from c4tui.bounded import LineTooLong
 
 from . import options
 from .errors import FAILURE, USAGE, fail
+from .progress import SolveReporter
 from .size import SIZE_OPTION, check_size
 
 T = TypeVar("T")
@@ -58,7 +59,8 @@ def _interrupted(running: bool = False) -> NoReturn:
     fail("solve: interrupted", 130)
 
 
-def run_interruptibly(work: Callable[[], T], stop: Callable[[], None] | None = None) -> T:
+def run_interruptibly(work: Callable[[], T], stop: Callable[[], None] | None = None,
+                      progress: SolveReporter | None = None) -> T:
     """``work()`` in a worker thread while this (the main) thread waits in short slices.
 
     The kernels run with the GIL released, and Python only raises ``KeyboardInterrupt``
@@ -66,7 +68,8 @@ def run_interruptibly(work: Callable[[], T], stop: Callable[[], None] | None = N
     only when it ends (seconds to minutes). Here Ctrl-C calls ``stop`` (the solver's
     ``stop``), waits at most :data:`STOP_WAIT` for the worker (not at all without
     ``stop``) and exits with status 130 (:func:`_interrupted`); ``work``'s exceptions
-    are raised here.
+    are raised here. ``progress`` reports at every slice and is ended before this returns
+    or exits.
     """
     box: dict[str, object] = {}
     # An event, not Thread.join: a join interrupted by Ctrl-C can mark the thread as
@@ -84,8 +87,11 @@ def run_interruptibly(work: Callable[[], T], stop: Callable[[], None] | None = N
     threading.Thread(target=target, name="c4tui-solve", daemon=True).start()
     try:
         while not done.wait(WAIT_SLICE):
-            pass
+            if progress is not None:
+                progress.tick()
     except KeyboardInterrupt:
+        if progress is not None:
+            progress.done()
         # Without ``stop`` (loading or compiling the kernels) there is nothing to wait for.
         end = time.monotonic() + (STOP_WAIT if stop is not None else 0.0)
         while not done.is_set() and time.monotonic() < end:
@@ -96,6 +102,8 @@ def run_interruptibly(work: Callable[[], T], stop: Callable[[], None] | None = N
             except KeyboardInterrupt:  # a second Ctrl-C: the same answer
                 pass
         _interrupted(running=not done.is_set())
+    if progress is not None:
+        progress.done()
     if "error" in box:
         raise box["error"]  # type: ignore[misc]
     return box["value"]  # type: ignore[return-value]
@@ -176,8 +184,11 @@ def _solve_lines(lines, reader, analyze: bool, stats: bool, verbose_stats: bool,
                  make_solver: Callable[[], object], skip_blank: bool = False) -> int:
     """Answer each line on stdout (bad ones on stderr); the exit status. ``skip_blank``:
     blank lines are not positions (stdin), though they are counted."""
+    from c4tui.engine.geometry import NAME, SIZE
     from c4tui.engine.position import Position
     from c4tui.engine.scores import FULL_COLUMN
+
+    from .progress import reach_warning
 
     solver = None
     status = 0
@@ -212,7 +223,10 @@ def _solve_lines(lines, reader, analyze: bool, stats: bool, verbose_stats: bool,
                     fail(f"solve: {exc}", FAILURE)
             search = (lambda s=solver, p=pos: s.analyze(p)) if analyze else (
                 lambda s=solver, p=pos: s.solve(p, need_move=False))
-            res = run_interruptibly(search, solver.stop)
+            warning = reach_warning(SIZE - pos.ply, NAME)
+            if warning:
+                print(f"c4tui: {warning}", file=sys.stderr, flush=True)
+            res = run_interruptibly(search, solver.stop, SolveReporter(solver, pos.digits()))
             scores = res.scores if analyze else (res.score,)
             nodes, micros = res.nodes, res.micros
         fields = [str(FULL_COLUMN if s is None else s) for s in scores]

@@ -1,0 +1,86 @@
+"""Progress of a long exact solve on stderr, for ``c4tui solve``.
+
+A solve that runs for more than a few seconds says, on stderr, how long it has run, the
+nodes searched and the window being searched, so that a user can tell a long search from a
+stuck one: on a terminal one line rewritten every second (erased when the solve ends), else
+a line every half minute (a log stays short). Positions larger than any solved here get a
+warning first.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import Protocol, TextIO
+
+from c4tui.app.text import human_count, human_time
+
+#: Seconds of a solve before the first report: on a terminal, and otherwise.
+FIRST_TTY = 2.0
+FIRST_LOG = 10.0
+#: Seconds between reports: on a terminal, and otherwise.
+EVERY_TTY = 1.0
+EVERY_LOG = 30.0
+#: More empty squares than the empty 7x6 board (10-17 s on two cores): positions that
+#: large took from minutes to beyond 37 minutes here (docs/benchmarks.md, other sizes).
+REACH_EMPTY = 42
+
+
+class _Progressing(Protocol):
+    def progress(self):  # -> c4tui.engine.solver.SolveProgress
+        ...
+
+
+def reach_warning(empty: int, name: str) -> str | None:
+    """A one-line warning for a position with ``empty`` empty squares on the board
+    ``name`` (``7x6``), or None when it is within reach."""
+    if empty <= REACH_EMPTY:
+        return None
+    return (f"warning: {empty} empty squares on {name}: more than any position solved "
+            f"on this kind of machine ({REACH_EMPTY}, the empty 7x6 board, takes 10-17 s on "
+            "two cores; 48 did not finish in 37 minutes); this may take hours "
+            "(Ctrl-C stops it)")
+
+
+class SolveReporter:
+    """Call :meth:`tick` often while ``solver`` solves ``label``; :meth:`done` at the end."""
+
+    def __init__(self, solver: _Progressing, label: str, stream: TextIO | None = None,
+                 clock=time.monotonic) -> None:
+        self.solver = solver
+        self.label = label
+        self.stream = stream or sys.stderr
+        self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.clock = clock
+        self.start = clock()
+        self.next = self.start + (FIRST_TTY if self.tty else FIRST_LOG)
+        self.shown = False
+
+    def line(self) -> str:
+        """The report: elapsed time, nodes, speed and the window."""
+        p = self.solver.progress()
+        sec = max(self.clock() - self.start, 1e-9)
+        text = (f"c4tui: solving {self.label or 'the empty board'}: {human_time(sec)}, "
+                f"{human_count(p.nodes)} nodes ({human_count(p.nodes / sec)}/s)")
+        if p.testing is not None:
+            text += f", score in [{p.lo}, {p.hi}], testing above {p.testing}"
+        return text
+
+    def tick(self) -> None:
+        """Report if it is time to."""
+        now = self.clock()
+        if now < self.next:
+            return
+        self.next = now + (EVERY_TTY if self.tty else EVERY_LOG)
+        if self.tty:
+            self.stream.write("\r\x1b[K" + self.line())
+        else:
+            self.stream.write(self.line() + "\n")
+        self.stream.flush()
+        self.shown = True
+
+    def done(self) -> None:
+        """Erase the terminal's report line (a log keeps its lines)."""
+        if self.shown and self.tty:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
