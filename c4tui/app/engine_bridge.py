@@ -117,8 +117,8 @@ class EngineBridge:
         s = self.settings
         # an external engine searches without limit (go infinite) unless the user set one
         limit = s.node_limit if s.limit_set or not self.external else None
-        eng.search.start(pos, SearchOptions(node_limit=limit, hash_mb=s.hash_mb),
-                         paused=paused)
+        eng.search.start(pos, SearchOptions(node_limit=limit, hash_mb=s.hash_mb,
+                                            use_book=s.book), paused=paused)
         self._search_key = pos.key()
 
     def _current(self, eng: Engine) -> Snapshot | None:
@@ -195,6 +195,27 @@ class EngineBridge:
                 snap.state is SearchState.NODE_LIMIT
                 or self.external and snap.state.active):  # a running go cannot change
             self._start(eng, self._viewed)  # the old limit stopped it: go on
+
+    def toggle_book(self) -> str:
+        """The books on or off for the analysis search (a new search now, if auto); the
+        exact values keep them."""
+        if self.external:
+            return f"books: {NOT_WITH_EXTERNAL} (its own options say)"
+        s = self.settings
+        s.book = not s.book
+        eng = self._engine
+        again = ""
+        if eng is not None and self._analyse and not self._viewed.is_over:
+            if s.auto:
+                self._start(eng, self._viewed)
+            elif self._current(eng) is not None:
+                # a search with the old setting is not continued by n: n and g start anew
+                eng.search.stop()
+                self._search_key = None
+                again = ": g analyses, n steps"
+        if s.book:
+            return f"books on for the analysis search{again}"
+        return f"books off for the analysis search, not the exact values{again}"
 
     def set_hash(self, mb: int) -> str:
         """New tables for the next search (and a new search now, if auto)."""

@@ -92,6 +92,7 @@ class C4App(SessionActions, SearchActions, FileActions, PlayActions, PreviewActi
         Binding("a", "toggle_auto", "auto", show=False),
         Binding("l", "node_limit", "node limit", show=False),
         Binding("H", "hash_size", "hash size", show=False),
+        Binding("B", "toggle_book", "books for the search on/off", show=False),
         Binding("o", "load", "open"),
         Binding("s", "save", "save"),
         Binding("O", "recent", "recent files", show=False),

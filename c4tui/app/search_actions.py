@@ -1,4 +1,4 @@
-"""The search's keys: pause, step, stop, analyse, auto, node limit and hash size.
+"""The search's keys: pause, step, stop, analyse, auto, books, node limit and hash size.
 
 With an external engine (``--engine``) space stops the search (UGI cannot pause) and the
 step keys stay in the footer greyed out: :meth:`SearchActions.check_action` switches
@@ -88,6 +88,11 @@ class SearchActions(_Base):
 
     def action_analyse(self) -> None:
         self._engine_says(self.bridge.analyse)
+
+    def action_toggle_book(self) -> None:
+        """``B``: the books off (or on again) for the analysis search, so that it can be
+        watched and stepped in the opening; the exact values keep them."""
+        self._engine_says(self.bridge.toggle_book)
 
     def action_toggle_auto(self) -> None:
         self.settings.auto = not self.settings.auto

@@ -43,6 +43,9 @@ class SearchSettings:
     #: the user set the node limit (``--nodes``, ``l``): an external engine then gets
     #: ``go nodes N``, otherwise ``go infinite``
     limit_set: bool = False
+    #: the analysis search probes the opening books (off: ``--no-book``, key ``B``, to
+    #: watch it search an opening position; the exact values keep the books)
+    book: bool = True
 
     def __post_init__(self) -> None:
         Limits(self.node_limit, self.hash_mb)  # ValueError with a one-line message

@@ -56,6 +56,11 @@ def open_workstation(
     auto: Annotated[
         bool, typer.Option("--auto/--no-auto", help="Start a search on every new position.")
     ] = True,
+    book: Annotated[
+        bool, typer.Option("--book/--no-book", help="Let the analysis search use the opening "
+                           "books (--no-book: watch it search the opening; the exact values "
+                           "keep them; key B toggles).")
+    ] = True,
     nodes: Annotated[
         str | None,
         typer.Option("--nodes", metavar="N", show_default=False,
@@ -122,7 +127,7 @@ def open_workstation(
     from c4tui.app.play import PlaySettings
 
     settings = SearchSettings(auto=auto, engine_cmd=argv, limit_set=limit is not None,
-                              **options.given(node_limit=limit, hash_mb=hash_mb))
+                              book=book, **options.given(node_limit=limit, hash_mb=hash_mb))
     opponent = None if engine_side is None else PlaySettings(engine_side, budget, vary)
     # a session that did not quit cleanly is offered first (claimed: no other start sees it);
     # a session served to a browser (c4tui serve) is a visitor's: neither kept nor offered

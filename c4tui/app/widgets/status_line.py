@@ -69,6 +69,8 @@ class StatusLine(Widget):
         style = STATE_STYLE.get(key, "bold")
         t.append(" ● ", style=style)
         t.append(label, style=style)
+        if not view.settings.book and ext is None:  # said early: it changes the search
+            t.append("  no book", style="bold")
         if self.review:
             t.append(f"  {self.review}", style="bold cyan")
         if snap is not None:
