@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import ctypes
+import errno
 import hmac
 import ipaddress
 import json
@@ -458,6 +459,14 @@ def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *, public: bool = 
                 public_url=public_url, max_sessions=max_sessions).serve()
 
 
+def bind_error(host: str, port: int, exc: OSError) -> str:
+    """The one-line error for a ``host``/``port`` the server cannot listen on."""
+    if exc.errno == errno.EADDRINUSE:
+        return f"--port {port}: {host}:{port} is taken (another program listens there)"
+    reason = os.strerror(exc.errno) if exc.errno else str(exc)  # aiohttp's text repeats it
+    return f"--host {host} --port {port}: cannot listen there: {reason.lower()}"
+
+
 def register(app: typer.Typer) -> None:
     """Add the ``serve`` command to the CLI."""
 
@@ -488,14 +497,19 @@ def register(app: typer.Typer) -> None:
         size: SIZE_OPTION = None,
     ) -> None:
         """Serve the workstation to a web browser (textual-serve; see docs/serve.md)."""
-        from c4tui.cli.errors import FAILURE, fail
+        from c4tui.cli.errors import fail
+        from c4tui.cli.open import resolve_target
 
         check_size(size, "serve")  # the sessions inherit the size (C4TUI_SIZE)
+        try:  # here, as c4tui open would: a session's error reaches only the server's log
+            resolve_target(list(target or []))
+        except ValueError as exc:
+            fail(str(exc))
 
         try:
             serve(host, port, public=public, public_url=public_url, args=target,
                   token=token, max_sessions=max_sessions)
         except ValueError as exc:
             fail(str(exc))
-        except OSError as exc:  # the port is taken, the address is not ours ...
-            fail(f"cannot serve on {host}:{port}: {exc.strerror or exc}", FAILURE)
+        except OSError as exc:  # raised binding, before the URL is printed
+            fail(bind_error(host, port, exc))

@@ -3,9 +3,16 @@ every command (exact one-line outputs and exit statuses)."""
 
 from __future__ import annotations
 
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from c4tui.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _run(argv, capsys, stdin: str | None = None, monkeypatch=None) -> tuple[int, str, str]:
@@ -101,3 +108,42 @@ def test_solve_square_words_after_digits_are_one_position(capsys):
     code, out, err = _run(["solve", "44", "d1", "d2", "e1", "c1", ""], capsys)
     assert (code, err) == (0, "")
     assert [ln.split(" ")[0] for ln in out.splitlines()] == ["44", "4453", ""]
+
+
+# -- serve checks what its sessions will get, and its port, before it says anything ----
+
+def _serve(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "c4tui", "serve", *args],
+                          capture_output=True, text=True, timeout=timeout, cwd=ROOT)
+
+
+def test_serve_on_a_taken_port_says_so_in_one_line_without_a_banner():
+    with _taken_port() as taken:
+        port = taken.getsockname()[1]
+        res = _serve("--port", str(port))
+    assert (res.returncode, res.stdout) == (2, "")
+    assert res.stderr == f"c4tui: --port {port}: 127.0.0.1:{port} is taken (another " \
+                         "program listens there)\n"
+
+
+def _taken_port() -> socket.socket:
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    return taken
+
+
+def test_serve_refuses_a_missing_game_file_as_open_does():
+    """Checked before the port (taken here), not by each browser session."""
+    taken = _taken_port()
+    port = str(taken.getsockname()[1])
+    res = _serve("missing.c4g", "--port", port)
+    assert (res.returncode, res.stdout) == (2, "")
+    assert res.stderr == "c4tui: missing.c4g: no such file\n"
+    opened = subprocess.run([sys.executable, "-m", "c4tui", "missing.c4g"], capture_output=True,
+                            text=True, timeout=60, cwd=ROOT)
+    assert (opened.returncode, opened.stderr) == (2, res.stderr)
+    res = _serve("4444444", "--port", port)
+    taken.close()
+    assert res.returncode == 2 and res.stderr.startswith("c4tui: '4444444' is neither")
+    assert res.stderr.count("\n") == 1 and res.stdout == ""
