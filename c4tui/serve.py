@@ -478,7 +478,7 @@ def register(app: typer.Typer) -> None:
         host: Annotated[str, typer.Option(
             "--host", help="Address to listen on (non-local ones need --public).")]
             = DEFAULT_HOST,
-        port: Annotated[int, typer.Option("--port", min=1, max=65535, help="TCP port.")]
+        port: Annotated[int, typer.Option("--port", help="TCP port (1-65535).")]
             = DEFAULT_PORT,
         public: Annotated[bool, typer.Option(
             "--public", help="Allow a non-local --host: the token then travels in clear.")]
@@ -491,16 +491,18 @@ def register(app: typer.Typer) -> None:
             f"new random one). Prefer ${TOKEN_ENV}: other users can see a command line.",
             show_default=False)] = None,
         max_sessions: Annotated[int, typer.Option(
-            "--max-sessions", min=1, max=64,
-            help="Browser sessions (app processes) at once; more are refused.")]
+            "--max-sessions",
+            help="Browser sessions (app processes) at once, 1-64; more are refused.")]
             = DEFAULT_MAX_SESSIONS,
         size: SIZE_OPTION = None,
     ) -> None:
         """Serve the workstation to a web browser (textual-serve; see docs/serve.md)."""
-        from c4tui.cli.errors import fail
+        from c4tui.cli.errors import check_range, fail
         from c4tui.cli.open import resolve_target
 
         check_size(size, "serve")  # the sessions inherit the size (C4TUI_SIZE)
+        check_range("--port", port, 1, 65535)
+        check_range("--max-sessions", max_sessions, 1, 64)
         try:  # here, as c4tui open would: a session's error reaches only the server's log
             resolve_target(list(target or []))
         except ValueError as exc:

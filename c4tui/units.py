@@ -32,19 +32,27 @@ MAX_NUMBER_CHARS = 256
 
 
 class UnitError(ValueError):
-    """A value that cannot be used; the message is one line and names the value."""
+    """A value that cannot be used; the message is one line and names the value.
+
+    ``str()`` is ``"<what>: <value> is <reason>"`` (the app's prose); the command line
+    puts the parts in its own order (c4tui/cli/errors.py ``bad_value``).
+    """
+
+    def __init__(self, what: str, value: str, reason: str) -> None:
+        super().__init__(f"{what}: {value} is {reason}")
+        self.what, self.value, self.reason = what, value, reason
 
 
 def _decimal(text: str, what: str, shown: str) -> Decimal:
     if len(text) > MAX_NUMBER_CHARS:  # Decimal's work grows with the text: no 1 MB numbers
-        raise UnitError(f"{what}: {shown!r} is not a number (longer than {MAX_NUMBER_CHARS} "
+        raise UnitError(what, repr(shown), f"not a number (longer than {MAX_NUMBER_CHARS} "
                         "characters)")
     try:
         value = Decimal(text)
     except DecimalException:
-        raise UnitError(f"{what}: {shown!r} is not a number") from None
+        raise UnitError(what, repr(shown), "not a number") from None
     if not value.is_finite():
-        raise UnitError(f"{what}: {shown!r} is not a number")
+        raise UnitError(what, repr(shown), "not a number")
     return value
 
 
@@ -55,9 +63,9 @@ def _clip(text: str, width: int = 24) -> str:
 def _whole(value: Decimal, lo: int, hi: int, what: str, shown: str, unit: str) -> int:
     """``value`` as an int in [lo, hi], else a one-line UnitError."""
     if not lo <= value <= hi:  # before any rounding: 1e400 must not become an int
-        raise UnitError(f"{what}: {shown} is out of range ({lo:,} to {hi:,}{unit})")
+        raise UnitError(what, shown, f"out of range ({lo:,} to {hi:,}{unit})")
     if value != value.to_integral_value():
-        raise UnitError(f"{what}: {shown} is not a whole number{unit and ' of' + unit}")
+        raise UnitError(what, shown, f"not a whole number{unit and ' of' + unit}")
     return int(value)
 
 
@@ -77,7 +85,7 @@ def parse_count(text: str, what: str, lo: int = 1, hi: int = MAX_NODE_LIMIT) -> 
     try:
         value *= mult
     except DecimalException:  # beyond Decimal's exponent range: too large anyway
-        raise UnitError(f"{what}: {shown} is out of range ({lo:,} to {hi:,})") from None
+        raise UnitError(what, shown, f"out of range ({lo:,} to {hi:,})") from None
     return _whole(value, lo, hi, what, shown, "")
 
 
@@ -106,7 +114,7 @@ def parse_strength(text: str, what: str) -> int | None:
     try:
         return parse_count(full, what)
     except UnitError as exc:
-        if "is not a number" not in str(exc):
+        if not exc.reason.startswith("not a number"):
             raise  # a node count out of range says so
-        raise UnitError(f"{what}: {shown!r} is neither {PERFECT} nor a node count "
+        raise UnitError(what, repr(shown), f"neither {PERFECT} nor a node count "
                         "(e.g. 10k, 1M)") from None

@@ -53,8 +53,8 @@ def test_best_moves_prefer_the_fastest_win_then_the_centre():
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["--play", "red"], "--play: 'red' is not a side (white or black)"),
-    (["--play", "white", "--strength", "strong"], "'strong' is neither perfect nor"),
+    (["--play", "red"], "--play 'red': not a side (white or black)"),
+    (["--play", "white", "--strength", "strong"], "--strength 'strong': neither perfect nor"),
     (["--play", "black", "--strength", "1e13"], "out of range"),
     (["--strength", "10k"], "need --play white or --play black"),
     (["--play", "white", "--no-engine"], "no engine to play against"),

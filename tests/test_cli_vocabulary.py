@@ -147,3 +147,24 @@ def test_serve_refuses_a_missing_game_file_as_open_does():
     taken.close()
     assert res.returncode == 2 and res.stderr.startswith("c4tui: '4444444' is neither")
     assert res.stderr.count("\n") == 1 and res.stdout == ""
+
+
+# -- one error format: "c4tui: OPTION VALUE: reason", exit 2 -----------------------------
+
+@pytest.mark.parametrize("argv, line", [
+    (["solve", "44", "--hash", "1.5"], "c4tui: --hash 1.5: not a whole number of MB"),
+    (["solve", "44", "--hash", "99999"], "c4tui: --hash 99999: out of range (1 to 4,096 MB)"),
+    (["analyze", "44", "--nodes", "lots"], "c4tui: --nodes 'lots': not a number"),
+    (["analyze", "44", "--depth=x"], "c4tui: --depth 'x': not a valid integer"),
+    (["solve", "44", "--threads", "0"], "c4tui: --threads 0: out of range (1 to 64)"),
+    (["solve", "44", "--threads", "x"], "c4tui: --threads 'x': not a valid integer"),
+    (["analyze", "44", "--depth", "0"], "c4tui: --depth 0: out of range (1 to 42 plies)"),
+    (["serve", "--port", "0"], "c4tui: --port 0: out of range (1 to 65,535)"),
+    (["serve", "--max-sessions", "0"], "c4tui: --max-sessions 0: out of range (1 to 64)"),
+    (["book", "build", "--plies", "50"], "c4tui: --plies 50: out of range (0 to 42)"),
+    (["--play", "white", "--strength", "strong"],
+     "c4tui: --strength 'strong': neither perfect nor a node count (e.g. 10k, 1M)"),
+])
+def test_bad_values_have_one_format(argv, line, capsys):
+    code, out, err = _run(argv, capsys)
+    assert (code, out, err) == (2, "", line + "\n")

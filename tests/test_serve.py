@@ -564,7 +564,7 @@ def test_a_killed_server_leaves_no_session_behind():
 
 def test_a_bad_token_or_session_count_gets_one_line():
     for args, what in ((["--token", "short"], "--token (or $C4TUI_SERVE_TOKEN): must be at"),
-                       (["--max-sessions", "0"], "Invalid value for '--max-sessions'")):
+                       (["--max-sessions", "0"], "--max-sessions 0: out of range (1 to 64)")):
         res = subprocess.run([sys.executable, "-m", "c4tui", "serve", *args],
                              capture_output=True, text=True, timeout=60, cwd=ROOT)
         assert res.returncode == 2, res.stderr

@@ -18,7 +18,7 @@ import typer
 from c4tui.bounded import LineTooLong
 
 from . import options
-from .errors import FAILURE, fail
+from .errors import FAILURE, check_range, fail
 from .size import SIZE_OPTION, check_size
 
 
@@ -191,8 +191,8 @@ def analyze(
         fail(f"analyze: {e}")
     if pos.is_over:
         fail("analyze: the game is over, there is nothing to analyze")
-    if depth is not None and not 1 <= depth <= SIZE:
-        fail(f"analyze: --depth {depth}: expected 1 to {SIZE} plies")
+    if depth is not None:
+        check_range("--depth", depth, 1, SIZE, "plies")
     limit = options.nodes(nodes, lo=0)
     switches = options.given(pvs=pvs, mtdf=mtdf, aspiration=aspiration, quiescence=quiescence,
                              extensions=extensions, killers=killers, recognition=recognition,

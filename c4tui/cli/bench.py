@@ -22,7 +22,7 @@ from rich.table import Table
 from c4tui.bounded import read_file
 
 from . import options
-from .errors import fail
+from .errors import bad_value, check_range, fail
 from .peers import BitBullySolver, optional_peer
 from .size import SIZE_OPTION, check_size
 
@@ -179,10 +179,10 @@ def bench(
         fail(f"{file}: a positions file goes with --latency or --accuracy")
     if scaling:
         return _bench_scaling(sets, count, hash_text, data, threads if threads_given else None)
-    if enum_ply is not None and not 0 <= enum_ply <= 12:
-        fail(f"--enum-ply {enum_ply}: must be between 0 and 12")
+    if enum_ply is not None:
+        check_range("--enum-ply", enum_ply, 0, 12)
     if count < 1:
-        fail(f"--count {count}: must be at least 1")
+        bad_value("--count", count, "must be at least 1")
     hash_mb = options.hash_mb(hash_text) if hash_text is not None else (
         EMPTY_HASH_MB if empty else None)
     console = Console()
@@ -271,7 +271,7 @@ def _bench_scaling(sets: list[str] | None, count: int, hash_text: str | None,
     from .bench_scaling import bench_scaling, load_positions, thread_counts
 
     if count < 1:
-        fail(f"--count {count}: must be at least 1")
+        bad_value("--count", count, "must be at least 1")
     if sets and len(sets) > 1:
         fail("--scaling takes one --set")
     if sets:

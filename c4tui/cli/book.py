@@ -11,7 +11,7 @@ from rich.console import Console
 
 from . import options
 from .books import prepare_books
-from .errors import FAILURE, fail
+from .errors import FAILURE, check_range, fail
 from .size import SIZE_OPTION, check_size
 
 book_app = typer.Typer(
@@ -126,15 +126,13 @@ def build(
     from c4tui.engine.position import IllegalMoveError
 
     out = _sized(out, "build --out") or _default_out()
-    if not 0 <= plies <= SIZE:
-        fail(f"--plies {plies}: expected 0-{SIZE}")
+    check_range("--plies", plies, 0, SIZE)
     if workers is not None and scheduler:
         fail("--workers and --scheduler: give one (a scheduler's cluster has its own workers)")
-    if workers is not None and not 0 <= workers <= 64:
-        fail(f"--workers {workers}: expected 0-64")
+    if workers is not None:
+        check_range("--workers", workers, 0, 64)
     hash_mb = options.hash_mb(hash_text)
-    if not 1 <= block <= 65535:
-        fail(f"--block {block}: expected 1-65535")
+    check_range("--block", block, 1, 65535)
     if not out.parent.is_dir():
         fail(f"--out {out}: directory {out.parent} does not exist")
     try:

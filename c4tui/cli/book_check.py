@@ -18,7 +18,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemaining
 
 from . import options
 from .book import _book_path, book_app
-from .errors import FAILURE, fail
+from .errors import FAILURE, bad_value, fail
 
 _out = Console(soft_wrap=True, highlight=False)
 _err = Console(stderr=True, highlight=False)
@@ -81,7 +81,7 @@ def verify(
     from c4tui.engine.solver import Solver
 
     if sample < 1:
-        fail(f"--sample {sample}: expected >= 1")
+        bad_value("--sample", sample, "must be at least 1")
     keys, scores, _, what = _entries(path)
     if not len(keys):
         fail(f"no {what}: nothing to verify", FAILURE)
@@ -155,7 +155,7 @@ def _crosscheck_db12(path: Path | None, sample: int, seed: int, threads: int) ->
     from c4tui.engine.solver import Solver
 
     if sample < 1:
-        fail(f"--sample {sample}: expected >= 1")
+        bad_value("--sample", sample, "must be at least 1")
     try:
         with _progress() as bar:
             task = bar.add_task("converting the 12-ply database (first use)", total=None)

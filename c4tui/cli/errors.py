@@ -1,7 +1,8 @@
 """The command line's one error helper and its exit codes.
 
 Every command reports a problem the same way: one line ``c4tui: <what>`` on stderr, no
-traceback, and one of two exit codes:
+traceback, and one of two exit codes (a bad option value reads ``c4tui: --option VALUE:
+reason``, :func:`bad_value`):
 
 * :data:`USAGE` (2): the command line asks for something impossible: a bad option value,
   an illegal move sequence or game, a file that is not there;
@@ -24,3 +25,15 @@ def fail(message: str, code: int = USAGE) -> NoReturn:
     """Print ``c4tui: <message>`` on stderr and exit with ``code``."""
     print(f"c4tui: {message}", file=sys.stderr, flush=True)
     raise typer.Exit(code)
+
+
+def bad_value(option: str, value: object, reason: str) -> NoReturn:
+    """The one form of a bad option value: ``c4tui: <option> <value>: <reason>``, exit 2."""
+    fail(f"{option} {value}: {reason}")
+
+
+def check_range(option: str, value: int, lo: int, hi: int, unit: str = "") -> int:
+    """``value`` if it is within ``[lo, hi]``; else the usage error that says the range."""
+    if not lo <= value <= hi:
+        bad_value(option, value, f"out of range ({lo:,} to {hi:,}{unit and ' ' + unit})")
+    return value

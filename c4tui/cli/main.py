@@ -7,6 +7,7 @@ of this package and adds itself to the app with ``register(app)``.
 
 from __future__ import annotations
 
+import re
 import sys
 from typing import Annotated
 
@@ -78,9 +79,12 @@ def main(argv: list[str] | None = None) -> None:
     except typer.TyperException as exc:
         # The parser's own errors (an unknown option, a value of the wrong type) in the
         # one-line form of every other error, not Typer's boxed panel under a usage line.
+        code = getattr(exc, "exit_code", 2)
+        bad = _bad_value(exc, args)
+        if bad is not None:  # as every other bad value says it (cli/errors.py)
+            _exit(bad, code)
         fmt = getattr(exc, "format_message", None)
         message = (fmt() if fmt is not None else str(exc)).rstrip(".")
-        code = getattr(exc, "exit_code", 2)
         if not message:  # a group run without its command: the parser printed its help
             sys.exit(code)
         ctx = getattr(exc, "ctx", None)
@@ -88,6 +92,26 @@ def main(argv: list[str] | None = None) -> None:
             message += f" (see '{ctx.command_path} -h')"
         _exit(message, code)
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _bad_value(exc: Exception, args: list[str]) -> str | None:
+    """A value of the wrong type for an option (``--threads x``) in the form of every bad
+    value, ``--threads 'x': not a valid integer`` (cli/errors.py), not the parser's
+    ``Invalid value for '--threads' / '-t': Input should be ...``; None for the parser's
+    other errors. The parser's message does not quote the value: it is found in ``args``."""
+    opts = getattr(getattr(exc, "param", None), "opts", None)
+    reason = re.fullmatch(r"Input should be (.+?)(?:, unable to .*)?\.?",
+                          str(getattr(exc, "message", "")).strip())
+    if not opts or reason is None:
+        return None
+    value = None
+    for i, word in enumerate(args):
+        name, eq, attached = word.partition("=")
+        if name in opts:
+            value = attached if eq else (args[i + 1] if i + 1 < len(args) else None)
+    if value is None:
+        return None
+    return f"{max(opts, key=len)} {value!r}: not {reason[1]}"  # --threads rather than -t
 
 
 def _exit(message: str, code: int) -> None:

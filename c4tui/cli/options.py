@@ -26,7 +26,7 @@ from c4tui.units import (
     parse_strength,
 )
 
-from .errors import fail
+from .errors import bad_value, check_range, fail
 
 NODES_HELP = "e.g. 500k, 2M, 1e6"
 HASH_HELP = f"in whole MB, 1-{MAX_HASH_MB}"
@@ -55,7 +55,7 @@ def nodes(text: str | None, lo: int = 1, option: str = "--nodes") -> int | None:
     try:
         return parse_count(text, option, lo, MAX_NODE_LIMIT)
     except UnitError as exc:
-        fail(str(exc))
+        bad_value(option, exc.value, exc.reason)
 
 
 def hash_mb(text: str | None, option: str = "--hash") -> int | None:
@@ -65,7 +65,7 @@ def hash_mb(text: str | None, option: str = "--hash") -> int | None:
     try:
         return parse_mb(text, option)
     except UnitError as exc:
-        fail(str(exc))
+        bad_value(option, exc.value, exc.reason)
 
 
 def strength(text: str, option: str = "--strength") -> int | None:
@@ -74,14 +74,14 @@ def strength(text: str, option: str = "--strength") -> int | None:
     try:
         return parse_strength(text, option)
     except UnitError as exc:
-        fail(str(exc))
+        bad_value(option, exc.value, exc.reason)
 
 
 def side(text: str, option: str = "--play") -> int:
     """A side (``white`` or ``black``): 0 or 1; or a one-line usage error."""
     value = SIDES.get(text.strip().lower())
     if value is None:
-        fail(f"{option}: {text!r} is not a side (white or black)")
+        bad_value(option, repr(text), "not a side (white or black)")
     return value
 
 
@@ -93,9 +93,7 @@ def threads(n: int | None) -> int:
             return default_threads()
         except ValueError as exc:
             fail(str(exc))
-    if not 1 <= n <= MAX_THREADS:
-        fail(f"--threads {n}: must be between 1 and {MAX_THREADS}")
-    return n
+    return check_range("--threads", n, 1, MAX_THREADS)
 
 
 def given(**values: object) -> dict[str, object]:
