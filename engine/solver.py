@@ -37,10 +37,19 @@ from .tt import DEFAULT_SOLVER_MB, TranspositionTable
 _NO_LO = -64
 #: With several threads, the main thread first searches alone for this many nodes.
 SOLO_NODES = 1 << 17
+import os
+FIRST_WINDOWS = tuple(int(x) for x in os.environ.get("C4TUI_FW", "0,1,-1").split(","))
 
 
 class SearchAborted(RuntimeError):
-    """Raised by a solve that was stopped from another thread."""
+    """Raised by a solve that was stopped from another thread. From :meth:`Solver.analyze`,
+    ``bounds`` holds what the columns it was solving had been proven worth by then:
+    column -> (at least, at most), the side to move's view (e.g. ``(0, 17)``: at least a
+    draw)."""
+
+    def __init__(self, *args: object) -> None:
+        super().__init__(*args)
+        self.bounds: dict[int, tuple[int, int]] = {}
 
 
 @dataclass(frozen=True)
@@ -202,6 +211,7 @@ class Solver:
         ctx[:] = 0
         if self.threads > 1:
             ctx[CTX_BUSY] = address(self._busy)
+            ctx[K.CTX_FIRST] = FIRST_WINDOWS[k] if k < len(FIRST_WINDOWS) else 0
 
     # ------------------------------------------------------------------ solving
     def _run(self, k: int, current: int, mask: int, ply: int, lo: int = _NO_LO,
@@ -359,17 +369,33 @@ class Solver:
                 else:
                     total = 0
                     for t in tasks:
-                        t.score, _, n = self._solve_words(t.pos.current, t.pos.mask,
-                                                          t.pos.ply, t.lo, False)
+                        try:
+                            t.score, _, n = self._solve_words(t.pos.current, t.pos.mask,
+                                                              t.pos.ply, t.lo, False)
+                        except SearchAborted:
+                            t.narrow(self._proven(0))
+                            raise
                         total += n
                         if on_score is not None:
                             on_score(t.col, -t.score)
+            except SearchAborted as exc:
+                # a child's score s in [lo, hi] makes its column's -s in [-hi, -lo]
+                exc.bounds = {t.col: (-t.proven[1], -t.proven[0]) for t in tasks
+                              if t.score is None and t.proven is not None}
+                raise
             finally:
                 self._children = False
                 micros = self._end(t0)
         for t in tasks:
             scores[t.col] = -t.score
         return ColumnScores(tuple(scores), total, micros)
+
+    def _proven(self, k: int) -> tuple[int, int] | None:
+        """The bounds thread k's interrupted solve had proven on its root's score (set by
+        ``solve_root`` before each window; None: no window began)."""
+        ctx = self._ctx[k]
+        lo, hi = int(ctx[K.CTX_LO]), int(ctx[K.CTX_HI])
+        return (lo, hi) if lo < hi else None
 
     def _book_floor(self, pos: Position) -> int:
         """A lower bound on ``pos``'s score from the book: a parent ``q`` (``pos`` less one
@@ -429,6 +455,8 @@ class Solver:
                 with lock:
                     working[k] = None
                     total[0] += self._account(k)
+                    if task.score is None and ctx[CTX_ABORT]:
+                        task.narrow(self._proven(k))  # stopped: what it proved stands
                     if task.score is None and not ctx[CTX_ABORT]:
                         task.score = int(score)
                         if on_score is not None:
@@ -451,6 +479,16 @@ class _Child:
     pos: Position
     lo: int
     score: int | None = None
+    #: when stopped unsolved: the bounds its threads had proven, (at least, at most)
+    proven: tuple[int, int] | None = None
+
+    def narrow(self, bounds: tuple[int, int] | None) -> None:
+        """Keep the tighter of the bounds known and ``bounds`` (both proven)."""
+        if bounds is None:
+            return
+        if self.proven is not None:
+            bounds = (max(bounds[0], self.proven[0]), min(bounds[1], self.proven[1]))
+        self.proven = bounds
 
 
 def _check_open(pos: Position) -> None:

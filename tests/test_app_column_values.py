@@ -29,7 +29,9 @@ LOAD_TIMEOUT = 240.0  # a cold numba cache compiles every kernel first
 #: What "at once" means for the first values (the quick pass takes a fraction of it).
 FIRST_VALUES = 2.0
 #: A value cell under the board: exact (``W3`` ``L17`` ``=`` ``W3r``) or approximate.
-VALUE = re.compile(r"^(~[WL=]|[WL]\d+r?|=)$")
+VALUE = re.compile(r"^(~[WL=]|[WL]\d+r?|[WL]r|=)$")
+#: The exact values of 44's moves (without the books the solver needs about 9 s for them).
+TRUTH = (-3, -3, -2, 1, -2, -3, -3)
 
 
 def screen_text(app: C4App) -> str:
@@ -98,7 +100,14 @@ async def test_every_column_has_a_value_at_once():
         for col, score in enumerate(exact):
             if score is not None:
                 assert row[col] == Score(score, Band.EXACT).short(2), (col, row)
-                assert (score > 0) == (col == 3), (col, score)  # only d wins
+                assert score == TRUTH[col]
+        # the columns it was solving: what it had proven by then (a loss: Lr)
+        for col, b in enumerate(entry.bounds):
+            if b is None or exact and exact[col] is not None:
+                continue
+            assert b[0] <= TRUTH[col] <= b[1], (col, b)
+            if b[1] < 0:
+                assert row[col] == "Lr", (col, row)
         assert all(VALUE.match(c) for c in row), row
 
 
@@ -127,11 +136,21 @@ async def test_approximate_values_agree_with_exact_ones():
         assert row[:2] == [Score(-2, Band.EXACT).short(2), Score(-3, Band.EXACT).short(2)]
         assert row[2:] == ["~L", "~=", "~W", "~W", "~W"]
         assert "exact   too slow: 2 of 7 solved within 3 s" in screen_text(app)  # whole
-        # the position is known lost (its parent's solve): no move of it wins or draws
+        # the position is known lost (its parent's solve): every move loses, in at most
+        # as many moves as the position (L19r; cut on the board, where it would read L19)
         views[0] = fake_view(app, columns=heuristic, known=Score(-2, Band.EXACT))
         app.show()
         await pilot.pause()
-        assert value_row(app) == ["~L"] * 7
+        assert value_row(app) == ["Lr"] * 7
+        assert "col d   L19r" in screen_text(app)
+        # bounds the solver proved before it gave up: a lost (at most L19), c at least a
+        # draw, e at most a draw; g's ~W and b's ~W stand (nothing known of them)
+        bounds = ((-20, -2), None, (0, 19), None, (-20, 0), None, None)
+        views[0] = fake_view(app, exact=ExactEntry(ExactStatus.TOO_SLOW, message="x",
+                                                   bounds=bounds), columns=heuristic)
+        app.show()
+        await pilot.pause()
+        assert value_row(app) == ["Lr", "~W", "~=", "~=", "~=", "~W", "~W"]
         # known drawn: a heuristic win becomes a draw, a loss stays
         views[0] = fake_view(app, columns=heuristic, known=Score(0, Band.EXACT))
         app.show()
@@ -142,7 +161,9 @@ async def test_approximate_values_agree_with_exact_ones():
 
 
 class _Stopped(Exception):
-    pass
+    def __init__(self) -> None:
+        super().__init__()
+        self.bounds = {1: (-20, -2)}  # b proven lost when it was stopped
 
 
 class _SlowSolver:
@@ -183,10 +204,12 @@ def test_the_columns_solved_before_the_budget_are_kept():
     worker.shutdown()
     assert e.status is ExactStatus.TOO_SLOW
     assert e.partial == expected
+    # 44 is symmetric: b's bound holds for f too
+    assert e.bounds == (None, (-20, -2), None, None, None, (-20, -2), None)
     assert e.message == "2 of 7 solved within 0.3 s"
     view = EngineView(EngineState.READY, SearchSettings(), exact=e,
                       columns=(Score(475, Band.HEURISTIC),) * 7)
-    assert [v.short(2) for v in view.values()] == ["L19", "~W", "~W", "~W", "~W", "~W",
+    assert [v.short(2) for v in view.values()] == ["L19", "L19r", "~W", "~W", "~W", "L19r",
                                                    "L19"]
 
 

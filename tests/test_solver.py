@@ -466,3 +466,20 @@ def test_analyze_reports_each_column_as_it_is_solved():
         res = Solver(hash_mb=4, book=None, threads=threads).analyze(pos,
                                                                      on_score=heard.__setitem__)
         assert heard == {c: s for c, s in enumerate(res.scores) if s is not None}
+
+
+def test_a_stopped_analysis_says_what_it_had_proven():
+    """Stopped, an analysis still tells the bounds proven on the columns it was solving
+    (the app's values must agree with them, issue 24): each holds the true score."""
+    pos = Position.from_moves("44")  # without a book: seconds per column
+    truth = (-3, -3, -2, 1, -2, -3, -3)
+    for threads in (1, 2):
+        solver = Solver(hash_mb=16, book=None, threads=threads)
+        timer = threading.Timer(0.5, solver.stop)
+        timer.start()
+        with pytest.raises(SearchAborted) as info:
+            solver.analyze(pos)
+        timer.cancel()
+        assert info.value.bounds
+        for col, (lo, hi) in info.value.bounds.items():
+            assert lo <= truth[col] <= hi, (threads, col, lo, hi)

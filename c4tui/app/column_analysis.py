@@ -17,6 +17,7 @@ from c4tui.engine.position import Position
 from c4tui.engine.scores import win_score
 from c4tui.engine.seam import Band, Score, SearchState
 
+from .engine_view import is_symmetric
 from .loader import Engine
 from .position_cache import PositionCache
 from .settings import SearchSettings
@@ -92,7 +93,7 @@ class ColumnAnalysis:
         found = self._found.setdefault(key, {})
         deep_nodes = self._deep_nodes()
         nodes = deep_nodes if deep else min(QUICK_COLUMN_NODES, deep_nodes)
-        symmetric = _symmetric(pos)
+        symmetric = is_symmetric(pos)
         for col in CENTER_ORDER:
             if not pos.can_play(col) or col in solved:
                 continue
@@ -121,13 +122,3 @@ class ColumnAnalysis:
             self._ctl.start(child, SearchOptions(node_limit=nodes, hash_mb=hash_mb))
             self._running = (key, col, nodes)
             return
-
-
-def _symmetric(pos: Position) -> bool:
-    """``pos`` is its own mirror image: mirrored moves have the same value."""
-    for c in range(WIDTH // 2):
-        m = WIDTH - 1 - c
-        if pos.height(c) != pos.height(m) or any(pos.cell(c, r) != pos.cell(m, r)
-                                                 for r in range(pos.height(c))):
-            return False
-    return True

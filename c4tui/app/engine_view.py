@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING
@@ -24,6 +25,16 @@ def line_ends(pos: Position, line: tuple[int, ...]) -> bool:
             return False
         p.play(col)
     return p.is_over
+
+
+def is_symmetric(pos: Position) -> bool:
+    """``pos`` is its own mirror image: a move and its mirror image have the same value."""
+    for c in range(WIDTH // 2):
+        m = WIDTH - 1 - c
+        if pos.height(c) != pos.height(m) or any(pos.cell(c, r) != pos.cell(m, r)
+                                                 for r in range(pos.height(c))):
+            return False
+    return True
 
 
 class EngineState(Enum):
@@ -64,6 +75,9 @@ class ExactEntry:
     #: before the whole analysis (solving, or given up after the budget): the columns
     #: solved so far, per column (None: not solved); exact values like ``scores``
     partial: tuple[int | None, ...] = ()
+    #: given up: per column not solved, the bounds the solver had proven on its value,
+    #: (at least, at most), or None
+    bounds: tuple[tuple[int, int] | None, ...] = ()
 
     @property
     def best(self) -> int | None:
@@ -118,8 +132,18 @@ class EngineView:
         s = self._partial(col)
         if s is not None:
             return Score(s, Band.EXACT)
+        lo, hi = self._bounds(col)
+        # a proven result whose distance is a bound: said as MILTON's recognised ones are
+        if hi < 0:
+            return Score(hi, Band.RECOGNIZED)  # lost, in at most that many moves
+        if lo > 0:
+            return Score(lo, Band.RECOGNIZED)  # won, in at most that many moves
         approx = self.columns[col] if col < len(self.columns) else None
-        return None if approx is None else self._agreeing(approx)
+        if approx is None or approx.band is not Band.HEURISTIC:
+            return approx
+        if approx.sign() > 0 and hi <= 0 or approx.sign() < 0 and lo >= 0:
+            return Score(0, Band.HEURISTIC)  # at most / at least a draw: not a win / loss
+        return approx
 
     def values(self) -> tuple[Score | None, ...]:
         """:meth:`value` of every column (the row under the board)."""
@@ -129,26 +153,27 @@ class EngineView:
         partial = self.exact.partial if self.exact is not None else ()
         return partial[col] if col < len(partial) else None
 
-    def _agreeing(self, approx: Score) -> Score:
-        """An approximate column value within what is known of the position: no move is
-        worth more than the position (a lost position's moves all lose, a drawn one's
-        win none)."""
+    def _bounds(self, col: int) -> tuple[float, float]:
+        """What is proven of column ``col``'s value: the solver's bounds on it, and no move
+        worth more than the position itself (``known``: exact, or a recognised loss, whose
+        true score is at most its value)."""
+        bounds = self.exact.bounds if self.exact is not None else ()
+        b = bounds[col] if col < len(bounds) else None
+        lo, hi = b if b is not None else (-math.inf, math.inf)
         known = self.known
-        if approx.band is not Band.HEURISTIC or known is None \
-                or approx.sign() <= known.sign():
-            return approx
-        if known.sign() == 0:
-            return Score(0, Band.HEURISTIC)
-        return Score(-max(abs(approx.value), 1), Band.HEURISTIC)
+        if known is not None and (known.band is Band.EXACT or known.value < 0):
+            hi = min(hi, known.value)
+        return lo, hi
 
     def line(self, col: int) -> tuple[int, ...]:
         """The line behind :meth:`value`: the exact perfect-play line, or the column
         search's PV after the column's move (``()``: none yet; only the move for a column
-        solved before the others, whose search's line may disagree with its value)."""
+        solved, or bounded, before the others: its search's line may disagree)."""
         if self.exact_shown:
             assert self.exact is not None
             return self.exact.line(col)
-        if self._partial(col) is not None:
+        lo, hi = self._bounds(col)
+        if self._partial(col) is not None or hi < 0 or lo > 0:
             return (col,)
         return self.column_lines[col] if col < len(self.column_lines) else ()
 

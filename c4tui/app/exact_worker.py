@@ -23,7 +23,7 @@ from c4tui.engine.geometry import CENTER_ORDER, WIDTH
 from c4tui.engine.position import Position
 from c4tui.engine.seam import ThreatVerdict
 
-from .engine_view import ExactEntry, ExactStatus, line_ends
+from .engine_view import ExactEntry, ExactStatus, is_symmetric, line_ends
 from .loader import Engine, lower_thread_priority
 from .position_cache import PositionCache
 from .settings import EXACT_BUDGET, LINE_BUDGET, PONDER_FIRST, RECENT_POSITIONS
@@ -248,9 +248,12 @@ class ExactWorker:
         ``pos`` is the wanted solve) and kept if it is given up: exact is exact."""
         key = pos.key()
         found: list[int | None] = [None] * WIDTH
+        mirror = is_symmetric(pos)  # a move's mirror image is worth the same
 
         def solved(col: int, score: int) -> None:  # on a solver thread
             found[col] = score
+            if mirror:
+                found[WIDTH - 1 - col] = score
             with self._lock:
                 entry = self._entries.get(key)
                 wanted = entry is not None and entry.status is ExactStatus.SOLVING
@@ -263,7 +266,7 @@ class ExactWorker:
         try:
             res = self._engine.solver.analyze(pos, on_score=solved)
             return ExactEntry(ExactStatus.DONE, tuple(res.scores), res.nodes, res.micros)
-        except self._engine.aborted:
+        except self._engine.aborted as exc:
             with self._lock:
                 superseded = self._want is None or self._want.key() != key
             if superseded or self._quit.is_set():
@@ -273,10 +276,25 @@ class ExactWorker:
             done = sum(s is not None for s in found)
             message = f"{done} of {legal} solved within {self._budget:g} s" \
                 if done else f"not solved within {self._budget:g} s"
-            return ExactEntry(ExactStatus.TOO_SLOW, message=message, partial=partial)
+            return ExactEntry(ExactStatus.TOO_SLOW, message=message, partial=partial,
+                              bounds=_bounds(getattr(exc, "bounds", {}), mirror))
         except Exception as exc:  # a bug in the solver: say it, keep the app
             return ExactEntry(ExactStatus.ERROR, message=str(exc).splitlines()[0]
                               if str(exc) else type(exc).__name__,
                               partial=tuple(found) if any(s is not None for s in found)
                               else ())
 
+
+def _bounds(bounds: dict[int, tuple[int, int]],
+            mirror: bool) -> tuple[tuple[int, int] | None, ...]:
+    """Per column, the bounds a stopped analysis had proven (``mirror``: the position is
+    symmetric, and each bound holds for the mirror image's column too)."""
+    if not bounds:
+        return ()
+    out: list[tuple[int, int] | None] = [bounds.get(c) for c in range(WIDTH)]
+    if mirror:
+        for c in range(WIDTH):
+            b, m = out[c], bounds.get(WIDTH - 1 - c)
+            if m is not None:
+                out[c] = m if b is None else (max(b[0], m[0]), min(b[1], m[1]))
+    return tuple(out)

@@ -208,7 +208,10 @@ class BoardView(Widget, can_focus=True):
         for c in range(WIDTH):
             v = self.values[c] if c < len(self.values) else None
             if v is not None:
-                cell(v.short(pos.ply), score_style(v.sign(), v.band))
+                text = v.short(pos.ply)
+                if len(text) > cw - 1:  # W12r: cut, it would read as an exact W12
+                    text = text[0] + text[-1]
+                cell(text, score_style(v.sign(), v.band))
             elif self.solving and pos.can_play(c) and not pos.is_over:
                 cell("…", "dim")
             else:
