@@ -37,8 +37,6 @@ from .tt import DEFAULT_SOLVER_MB, TranspositionTable
 _NO_LO = -64
 #: With several threads, the main thread first searches alone for this many nodes.
 SOLO_NODES = 1 << 17
-import os
-FIRST_WINDOWS = tuple(int(x) for x in os.environ.get("C4TUI_FW", "0,1,-1").split(","))
 
 
 class SearchAborted(RuntimeError):
@@ -211,7 +209,6 @@ class Solver:
         ctx[:] = 0
         if self.threads > 1:
             ctx[CTX_BUSY] = address(self._busy)
-            ctx[K.CTX_FIRST] = FIRST_WINDOWS[k] if k < len(FIRST_WINDOWS) else 0
 
     # ------------------------------------------------------------------ solving
     def _run(self, k: int, current: int, mask: int, ply: int, lo: int = _NO_LO,
