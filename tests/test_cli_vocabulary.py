@@ -168,3 +168,15 @@ def test_serve_refuses_a_missing_game_file_as_open_does():
 def test_bad_values_have_one_format(argv, line, capsys):
     code, out, err = _run(argv, capsys)
     assert (code, out, err) == (2, "", line + "\n")
+
+
+# -- --book is the switch everywhere; a book file is --book-file --------------------------
+
+def test_bench_and_book_lookup_name_a_book_file_with_book_file(capsys):
+    code, out, err = _run(["bench", "--book-file", "missing.c4b"], capsys)
+    assert (code, out, err) == (2, "", "c4tui: --book-file missing.c4b: no such book file\n")
+    code, out, err = _run(["book", "lookup", "44", "--book-file", "missing.c4b"], capsys)
+    assert (code, out, err) == (2, "", "c4tui: --book-file missing.c4b: no such book file\n")
+    code, out, err = _run(["book", "lookup", "44", "--book", "x.c4b"], capsys)
+    assert (code, out) == (2, "") and err == ("c4tui: No such option: --book (Possible options: "
+                                              "--book-file) (see 'c4tui book lookup -h')\n")

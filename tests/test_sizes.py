@@ -312,7 +312,7 @@ def test_book_build_and_derive_on_another_size(tmp_path) -> None:
                "--no-progress")
     assert built.returncode == 0, built.stderr
     assert c4("book", "derive", "b.c4b", "--down-to", "0", "--out", "full.c4b").returncode == 0
-    empty = c4("book", "lookup", "", "--book", "full.c4b")
+    empty = c4("book", "lookup", "", "--book-file", "full.c4b")
     assert empty.returncode == 0 and "+0 (draw" in empty.stdout, empty.stdout
     code = ("import json, random; from c4tui.book import load; "
             "from c4tui.book.keys import key_to_moves; b = load('b.c4b'); "

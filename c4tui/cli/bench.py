@@ -145,7 +145,8 @@ def bench(
     data: Annotated[Path | None, typer.Option("--data", help="Folder of the Pons sets.")] = None,
     book: Annotated[
         str | None,
-        typer.Option("--book", help="Instead: the opening book's effect (a book file, or "
+        typer.Option("--book-file", metavar="FILE", show_default=False,
+                     help="Instead: the opening book's effect (a book file, or "
                      "'default'): positions of Test_L1_R2 and Test_L1_R3 within its plies "
                      "solved with and without it, and --analyze timings."),
     ] = None,

@@ -28,14 +28,14 @@ def _load_book(book_arg: str):
     if book_arg == "default":
         default = bookpkg.default_path()
         if default is None:
-            fail("--book default: the default book is disabled (C4TUI_BOOK=none)")
+            fail("--book-file default: the default book is disabled (C4TUI_BOOK=none)")
         path = default
     if not path.is_file():
-        fail(f"--book {book_arg}: no book file {path}")
+        fail(f"--book-file {book_arg}: no such book file")
     try:
         return bookpkg.load(path)
     except (bookpkg.BookError, OSError) as exc:
-        fail(f"--book {book_arg}: {exc}")
+        fail(f"--book-file {book_arg}: {exc}")
 
 
 def _positions(directory: Path, max_ply: int) -> list[tuple[str, int, list[int | None]]]:

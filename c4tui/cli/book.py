@@ -304,7 +304,8 @@ def derive(
 def lookup(
     moves: Annotated[str, typer.Argument(help="Position: digits (4453) or squares (d1 d2).")],
     path: Annotated[
-        Path | None, typer.Option("--book", help="Book file [default: shipped book].")
+        Path | None, typer.Option("--book-file", metavar="FILE", show_default=False,
+                                  help="The book to look in (default: the shipped one).")
     ] = None,
 ) -> None:
     """Print the book's exact score of a position (exit code 2 if it is not in the book)."""
@@ -316,7 +317,9 @@ def lookup(
         pos = Position.parse(moves)
     except IllegalMoveError as exc:
         fail(f"lookup: {exc}")
-    p = _book_path(path, "lookup --book")
+    if path is not None and not path.is_file():
+        fail(f"--book-file {path}: no such book file")
+    p = _book_path(path, "lookup --book-file")
     try:
         book = load(p)
     except BookError as exc:
