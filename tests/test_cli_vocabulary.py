@@ -180,3 +180,14 @@ def test_bench_and_book_lookup_name_a_book_file_with_book_file(capsys):
     code, out, err = _run(["book", "lookup", "44", "--book", "x.c4b"], capsys)
     assert (code, out) == (2, "") and err == ("c4tui: No such option: --book (Possible options: "
                                               "--book-file) (see 'c4tui book lookup -h')\n")
+
+
+@pytest.mark.parametrize("value", ["-1", "nan", "inf"])
+def test_book_build_refuses_a_checkpoint_interval_that_is_no_time(value, tmp_path, capsys):
+    """-1 and nan were taken (nan: never a checkpoint); the build is not started."""
+    out_file = tmp_path / "b.c4b"
+    code, out, err = _run(["book", "build", "--plies", "1", "--workers", "0", "--no-progress",
+                           "--out", str(out_file), "--checkpoint-every", value], capsys)
+    assert (code, out) == (2, "")
+    assert err == f"c4tui: --checkpoint-every {value}: not a number of seconds (0 or more)\n"
+    assert not out_file.exists()

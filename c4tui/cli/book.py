@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import time
 from pathlib import Path
 from typing import Annotated
@@ -11,7 +12,7 @@ from rich.console import Console
 
 from . import options
 from .books import prepare_books
-from .errors import FAILURE, check_range, fail
+from .errors import FAILURE, bad_value, check_range, fail
 from .size import SIZE_OPTION, check_size
 
 book_app = typer.Typer(
@@ -106,7 +107,8 @@ def build(
         int, typer.Option("--block", help="Positions per work unit (new builds).")
     ] = 64,
     every: Annotated[
-        float, typer.Option("--checkpoint-every", help="Seconds between checkpoints.")
+        float, typer.Option("--checkpoint-every", metavar="SECONDS",
+                            help="Seconds between checkpoints (0: after every result).")
     ] = 120.0,
     limit: Annotated[
         int | None, typer.Option("--limit", help="Stop after about N more positions.")
@@ -126,6 +128,8 @@ def build(
     from c4tui.engine.position import IllegalMoveError
 
     out = _sized(out, "build --out") or _default_out()
+    if not math.isfinite(every) or every < 0:  # nan compares false: it meant no checkpoint
+        bad_value("--checkpoint-every", f"{every:g}", "not a number of seconds (0 or more)")
     check_range("--plies", plies, 0, SIZE)
     if workers is not None and scheduler:
         fail("--workers and --scheduler: give one (a scheduler's cluster has its own workers)")
