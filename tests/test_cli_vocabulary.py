@@ -191,3 +191,15 @@ def test_book_build_refuses_a_checkpoint_interval_that_is_no_time(value, tmp_pat
     assert (code, out) == (2, "")
     assert err == f"c4tui: --checkpoint-every {value}: not a number of seconds (0 or more)\n"
     assert not out_file.exists()
+
+
+def test_bench_without_bitbully_says_both_ways_to_install_it(monkeypatch, capsys):
+    """README's way is make bench (a checkout), pip's is the extra: the hint names both."""
+    monkeypatch.setitem(sys.modules, "bitbully", None)  # import bitbully -> ImportError
+    monkeypatch.setenv("COLUMNS", "200")
+    code, out, err = _run(["bench", "-n", "1", "-t", "1", "--set", "Test_L2_R2", "--hash", "4"],
+                          capsys)
+    assert code == 0, err
+    hint = [ln for ln in (out + err).splitlines() if "BitBully is not installed" in ln]
+    assert hint == ["BitBully is not installed (pip install 'c4tui[bench]', or make bench in "
+                    "a checkout): measuring c4tui alone"]

@@ -2,7 +2,8 @@
 
 Both engines solve the same positions, interleaved position by position so that any load
 on the machine hits both alike; the ratio of the means is the figure that counts.
-BitBully is an optional extra (``pip install 'c4tui[bench]'``), never a runtime dependency.
+BitBully is an optional extra (``pip install 'c4tui[bench]'`` or ``make bench``), never a
+runtime dependency.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The peer of the benchmarks: BitBully, a C++ perfect solver from PyPI (``bitbully``).
 
-An optional extra (``pip install 'c4tui[bench]'``), never a runtime dependency: without it
-the benchmarks measure c4tui alone.
+An optional extra (:data:`INSTALL` says how to get it), never a runtime dependency:
+without it the benchmarks measure c4tui alone.
 """
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ from typing import TypeVar
 from rich.console import Console
 
 P = TypeVar("P")
+#: How to install BitBully, as README.md and docs/benchmarks.md say it.
+INSTALL = "pip install 'c4tui[bench]', or make bench in a checkout"
 
 
 def optional_peer(console: Console, make: Callable[[], P]) -> P | None:
@@ -20,8 +22,8 @@ def optional_peer(console: Console, make: Callable[[], P]) -> P | None:
     try:
         return make()
     except ImportError:
-        console.print("BitBully is not installed (pip install 'c4tui[bench]'): "
-                      "measuring c4tui alone", style="yellow", markup=False)
+        console.print(f"BitBully is not installed ({INSTALL}): measuring c4tui alone",
+                      style="yellow", markup=False)
         return None
 
 
