@@ -37,6 +37,10 @@ from .tt import DEFAULT_SOLVER_MB, TranspositionTable
 _NO_LO = -64
 #: With several threads, the main thread first searches alone for this many nodes.
 SOLO_NODES = 1 << 17
+#: The first window of threads 0, 1, 2 ("is the score above this?"); the others' is 0.
+#: The two helpers prove the neighbouring bounds while the main thread decides
+#: win/draw/loss (the empty board's second window, > 1, is done meanwhile).
+FIRST_WINDOWS = (0, 1, -1)
 
 
 class SearchAborted(RuntimeError):
@@ -203,12 +207,14 @@ class Solver:
             return SolveProgress(nodes)
         return SolveProgress(nodes, lo, hi, test)
 
-    def _prime(self, k: int) -> None:
-        """Reset thread k's context block for a new search."""
+    def _prime(self, k: int, first_window: int = 0) -> None:
+        """Reset thread k's context block for a new search that begins with the window
+        "is the score above ``first_window``?"."""
         ctx = self._ctx[k]
         ctx[:] = 0
         if self.threads > 1:
             ctx[CTX_BUSY] = address(self._busy)
+            ctx[K.CTX_FIRST] = first_window
 
     # ------------------------------------------------------------------ solving
     def _run(self, k: int, current: int, mask: int, ply: int, lo: int = _NO_LO,
@@ -229,7 +235,7 @@ class Solver:
     def _solve_words(self, current: int, mask: int, ply: int, lo: int = _NO_LO,
                      need_move: bool = True) -> tuple[int, int, int]:
         for k in range(self.threads):
-            self._prime(k)
+            self._prime(k, FIRST_WINDOWS[k] if k < len(FIRST_WINDOWS) else 0)
         self._busy[:] = 0  # (every mark is cleared when its search ends; a cheap safeguard)
         if self._stopped:  # stop() came between two searches of one analysis
             raise SearchAborted("search stopped")
@@ -426,6 +432,7 @@ class Solver:
             # which this one then helps (the first to finish answers, as in _parallel).
             if self._stopped:
                 return None
+            window = 0
             if queue:
                 task = queue.pop(0)
             else:
@@ -433,7 +440,8 @@ class Solver:
                 if not busy:
                     return None
                 task = min(busy, key=working.count)  # the child with the fewest threads
-            self._prime(k)
+                window = FIRST_WINDOWS[1]  # a helper: the neighbouring window first
+            self._prime(k, window)
             ctx = self._ctx[k]
             if self._stopped:
                 ctx[CTX_ABORT] = 1

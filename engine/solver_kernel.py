@@ -24,6 +24,7 @@ ctx    meaning
 13     the root's score is known to be at least this (progress, set by ``solve_root``)
 14     ... and at most this
 15     the window being searched: is the score above this?
+16     this thread's first window: is the score above this? (0 but in helpers 1 and 2)
 =====  =====================================================
 
 Scores follow the solvers' convention (:mod:`.scores`).
@@ -89,7 +90,8 @@ CTX_BUSY = 12
 CTX_LO = 13
 CTX_HI = 14
 CTX_TEST = 15
-CTX_SIZE = 16
+CTX_FIRST = 16
+CTX_SIZE = 24
 #: A scratch slot's mark for a move deferred because another thread is searching it.
 DEFERRED = -2
 #: The busy table: ``2**BUSY_BITS`` words (128 KiB), each the key of a child some thread
@@ -554,7 +556,8 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
     # Several threads: moves another thread is searching are deferred (ABDADA, see
     # docs/solver.md, "Parallel search"); ``busy`` is the shared table of those children.
     busy = load_i64p(ctx, CTX_BUSY)
-    defer = busy != 0 and moves < DEFER_PLIES
+    shared = busy != 0 and moves < DEFER_PLIES
+    defer = shared
     deferred = False
     while True:
         slot = np.int64(-1)
@@ -587,6 +590,15 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
             store_i64p(scratch, base + bi, -1)
             c = _ORDER[bi]
         mv = nonlosing & _COLS[c]
+        if shared and not first:
+            # Another thread may have decided this node meanwhile: its entry proves a
+            # cutoff, and this thread's other moves would be wasted work.
+            e = tt_probe(t0, b0, key)
+            if e != U0:
+                if entry_lower(e) >= beta:
+                    return entry_lower(e)
+                if alpha == alpha0 and entry_upper(e) <= alpha:
+                    return entry_upper(e)
         if defer and not first:
             # A move whose child another thread is searching is put off until the other
             # moves are done; the child is marked while this thread searches it. Never
@@ -667,8 +679,10 @@ def solve_root(cur, mask, moves, lo0, need_move, tt, bits, scratch, ctx, bk, bs,
     lo = max(lo, lo0)
     best = -1
     key, mirrored = _table_key(cur, mask, moves)
-    # Every thread searches the same windows, so that their trees are one tree.
-    med = 0
+    # Every thread searches the same windows, so that their trees are one tree; but the
+    # first two helpers begin with the windows next to the first (+1, -1), which the
+    # driver often needs next: the empty board's second window is searched meanwhile.
+    med = load_i64p(ctx, CTX_FIRST)
     floor_first = hinted_lo
     while lo < hi:
         if lo >= 0 or floor_first:
