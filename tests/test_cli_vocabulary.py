@@ -203,3 +203,36 @@ def test_bench_without_bitbully_says_both_ways_to_install_it(monkeypatch, capsys
     hint = [ln for ln in (out + err).splitlines() if "BitBully is not installed" in ln]
     assert hint == ["BitBully is not installed (pip install 'c4tui[bench]', or make bench in "
                     "a checkout): measuring c4tui alone"]
+
+
+# -- help: what it shows is read as written --------------------------------------------
+
+def _help(*words: str, columns: str = "200") -> subprocess.CompletedProcess:
+    import os
+
+    env = {**os.environ, "COLUMNS": columns}
+    return subprocess.run([sys.executable, "-m", "c4tui", *words, "--help"], capture_output=True,
+                          text=True, timeout=60, cwd=ROOT, env=env)
+
+
+def test_help_reflows_docstrings_instead_of_keeping_their_line_breaks():
+    """A docstring's hard line breaks were kept and rich wrapped the lines again: ragged."""
+    text = _help("solve").stdout
+    assert "squares, as arguments or one per line on stdin, and are printed as digits." in text
+    narrow = [ln.strip() for ln in _help("solve", columns="60").stdout.splitlines()]
+    para = narrow[narrow.index(next(ln for ln in narrow if ln.startswith("Positions are"))):]
+    para = para[:para.index("")]
+    assert all(len(ln) > 45 for ln in para[:-1]), para  # full lines but the last
+
+
+def test_help_shows_no_bool_placeholder_and_says_its_defaults():
+    for words in (["solve"], ["analyze"], ["open"], ["book", "info"], ["bench"]):
+        res = _help(*words)
+        assert res.returncode == 0 and "<bool>" not in res.stdout, words
+    info = _help("book", "info").stdout
+    assert "Book or checkpoint (default: the shipped book)." in info
+
+
+def test_help_with_columns_0_prints_the_help():
+    res = _help(columns="0")
+    assert res.returncode == 0 and "Usage: c4tui" in res.stdout and "solve" in res.stdout

@@ -89,11 +89,11 @@ def build(
                      help="A running Dask scheduler: its workers solve the positions."),
     ] = None,
     out: Annotated[
-        Path | None, typer.Option("--out", "-o", help="Book file [default: the shipped one].")
+        Path | None, typer.Option("--out", "-o", help="Book file (default: the shipped one).")
     ] = None,
     checkpoint: Annotated[
         Path | None,
-        typer.Option("--checkpoint", help="Checkpoint file [default: OUT with suffix .c4ck]."),
+        typer.Option("--checkpoint", help="Checkpoint file (default: OUT with suffix .c4ck)."),
     ] = None,
     root: Annotated[
         str, typer.Option("--root", help="Only positions below these moves (digits).")
@@ -185,7 +185,7 @@ def build(
 @book_app.command()
 def info(
     path: Annotated[
-        Path | None, typer.Argument(help="Book or checkpoint [default: shipped book].")
+        Path | None, typer.Argument(help="Book or checkpoint (default: the shipped book).")
     ] = None,
 ):
     """Every book in use (plies, entries, source, licence, checksum), or one book file's
@@ -281,7 +281,7 @@ def derive(
     path: Annotated[Path, typer.Argument(help="A finished book.")],
     down_to: Annotated[int, typer.Option("--down-to", help="Smallest disc count to add.")] = 0,
     out: Annotated[
-        Path | None, typer.Option("--out", "-o", help="Output [default: overwrite PATH].")
+        Path | None, typer.Option("--out", "-o", help="Output (default: overwrite PATH).")
     ] = None,
     root: Annotated[str, typer.Option("--root", help="The --root the book was built with.")] = "",
 ) -> None:

@@ -68,7 +68,7 @@ def _progress() -> Progress:
 @book_app.command()
 def verify(
     path: Annotated[
-        Path | None, typer.Argument(help="Book or checkpoint [default: shipped book].")
+        Path | None, typer.Argument(help="Book or checkpoint (default: the shipped book).")
     ] = None,
     sample: Annotated[int, typer.Option("--sample", "-n", help="Entries to re-solve.")] = 20,
     seed: Annotated[
@@ -109,7 +109,7 @@ def verify(
 @book_app.command()
 def crosscheck(
     path: Annotated[
-        Path | None, typer.Argument(help="Our book or checkpoint [default: shipped book].")
+        Path | None, typer.Argument(help="Our book or checkpoint (default: the shipped book).")
     ] = None,
     db12: Annotated[bool, typer.Option(
         "--db12", help="Check the 12-ply database: re-solve SAMPLE of its entries with our "

@@ -7,6 +7,7 @@ of this package and adds itself to the app with ``register(app)``.
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from typing import Annotated
@@ -20,6 +21,7 @@ from c4tui.ugi import command as engine_command
 
 from . import analyze, bench, book, games, review, selfplay, solve
 from . import open as open_command
+from .helptext import tidy_help
 from .size import apply_size_argument
 
 app = typer.Typer(
@@ -37,6 +39,7 @@ COMMANDS = (open_command, games, solve, analyze, review, selfplay, bench, book, 
 
 for _module in COMMANDS:
     _module.register(app)
+tidy_help(app)  # after every command is registered: all of them reflow their help
 
 
 def _print_version(value: bool) -> None:
@@ -65,6 +68,9 @@ def _command_names() -> set[str]:
 def main(argv: list[str] | None = None) -> None:
     """Entry point: dispatch to a command, or open the app (the ``open`` command)."""
     args = apply_size_argument(list(sys.argv[1:] if argv is None else argv))
+    columns = os.environ.get("COLUMNS", "").strip()
+    if columns and not (columns.isdigit() and int(columns) > 0):
+        del os.environ["COLUMNS"]  # COLUMNS=0: rich printed the help 0 columns wide (empty)
     try:
         default_threads()  # a bad C4TUI_THREADS is refused once, before any command runs
     except ValueError as exc:

@@ -138,6 +138,7 @@ def solve(
     Positions are digits (columns 1-7 on 7x6) or squares, as arguments or one per line
     on stdin, and are printed as digits. A blank line is skipped; "" is the empty board.
     A line that is not a position is reported on stderr and skipped (exit status 2).
+
     Scores (Pons's, as Steininger's c4): a win with the disc played when n discs are on
     the board scores floor((W*H + 1 - n) / 2), one more than the winner's discs left
     unplayed (22 - k for a win with the winner's k-th disc on 7x6), a draw 0. Other
