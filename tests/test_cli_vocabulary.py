@@ -236,3 +236,16 @@ def test_help_shows_no_bool_placeholder_and_says_its_defaults():
 def test_help_with_columns_0_prints_the_help():
     res = _help(columns="0")
     assert res.returncode == 0 and "Usage: c4tui" in res.stdout and "solve" in res.stdout
+
+
+def test_analyze_help_says_each_switchs_default_from_the_search():
+    """The switches left out keep the search's defaults: the help says which they are."""
+    from c4tui.engine.search import SearchOptions
+
+    rows = {ln.strip("│ ").split()[0]: ln for ln in _help("analyze").stdout.splitlines()
+            if ln.strip("│ ").startswith("--")}
+    defaults = SearchOptions()
+    for flag, field in (("--pvs", "pvs"), ("--mtdf", "mtdf"), ("--book", "use_book"),
+                        ("--killers", "killers"), ("--window-parity", "window_parity")):
+        word = flag[2:] if getattr(defaults, field) else "no-" + flag[2:]
+        assert f"[default: {word}]" in rows[flag], rows[flag]  # as solve's [default: book]

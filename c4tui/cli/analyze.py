@@ -19,6 +19,7 @@ from c4tui.bounded import LineTooLong
 
 from . import options
 from .errors import FAILURE, check_range, fail
+from .helptext import TidyCommand
 from .size import SIZE_OPTION, check_size
 
 
@@ -117,6 +118,27 @@ def _run(ctl, pos, as_json: bool) -> None:
             if done:
                 break
     console.print()
+
+
+#: The search's option (SearchOptions) behind each switch whose name differs from it.
+_FIELDS = {"book": "use_book"}
+
+
+class _AnalyzeCommand(TidyCommand):
+    """``analyze``, whose help says each switch's default: the search's, read only when
+    the help is shown (engine.search imports numba)."""
+
+    def format_help(self, ctx: typer.Context, formatter: object) -> None:
+        from c4tui.engine.search import SearchOptions
+
+        defaults = SearchOptions()
+        for param in self.params:
+            value = getattr(defaults, _FIELDS.get(param.name, param.name), None)
+            if isinstance(value, bool) and param.secondary_opts:  # a --x/--no-x switch
+                # shown as every switch's ([default: no-mtdf]); the command object is
+                # made anew for each run, and this one only prints its help
+                param.default, param.show_default = value, True
+        super().format_help(ctx, formatter)
 
 
 def _switch(name: str, help_text: str):
@@ -237,4 +259,4 @@ def analyze(
 
 def register(app: typer.Typer) -> None:
     """Add ``analyze`` to the CLI."""
-    app.command("analyze")(analyze)
+    app.command("analyze", cls=_AnalyzeCommand)(analyze)
