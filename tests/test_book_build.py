@@ -245,9 +245,9 @@ def test_cli_build_info_verify(tmp_path, reference_book):
     assert r.exit_code == 0 and "10 agree, 0 differ" in r.output, r.output
     first = enumerate_positions(PLY, ROOT).moves[0]
     want = reference_book.get(Position.from_moves(first))
-    r = runner.invoke(app, ["book", "lookup", first, "--book", str(out)])
+    r = runner.invoke(app, ["book", "lookup", first, "--book-file", str(out)])
     assert r.exit_code == 0 and f"{want:+d}" in r.output, r.output
-    r = runner.invoke(app, ["book", "lookup", ROOT, "--book", str(out)])
+    r = runner.invoke(app, ["book", "lookup", ROOT, "--book-file", str(out)])
     assert r.exit_code == 2 and "not in" in r.output
     # a damaged book: one error line, exit code 1
     out.write_bytes(out.read_bytes()[:-1])
@@ -390,7 +390,7 @@ def test_engine_uses_the_book():
 
 
 def test_bench_book_compares_with_and_without(tmp_path, reference_book):
-    """`c4tui bench --book`: positions within the book's plies, solved with and without it,
+    """`c4tui bench --book-file`: positions within the book's plies, solved with and without it,
     every score checked against an independent one (the reference solver's)."""
     from c4tui.book import save
     from typer.testing import CliRunner
@@ -407,7 +407,7 @@ def test_bench_book_compares_with_and_without(tmp_path, reference_book):
     rows.append((e.moves[0] + "1", 0))  # 35 discs: beyond the book's plies, left out
     (tmp_path / "pons").mkdir()
     (tmp_path / "pons" / "Small").write_text("".join(f"{m} {s}\n" for m, s in rows))
-    args = ["bench", "--book", str(book_path), "--data", str(tmp_path / "pons"),
+    args = ["bench", "--book-file", str(book_path), "--data", str(tmp_path / "pons"),
             "--set", "Small", "-t", "1", "--hash", "4"]
     r = CliRunner().invoke(app, args, env={"COLUMNS": "200"})
     assert r.exit_code == 0, r.output
@@ -421,8 +421,8 @@ def test_bench_book_compares_with_and_without(tmp_path, reference_book):
                                   for ln in r.output.splitlines() if ln.count("│") == 7)}
     assert by_discs["32"][1] == "2" and by_discs["34"][1] == "6", r.output
     assert by_discs["32"][-1] == by_discs["34"][-1] == "0"
-    r = CliRunner().invoke(app, ["bench", "--book", str(tmp_path / "missing.c4b")])
-    assert r.exit_code == 2 and "--book" in r.output and "Traceback" not in r.output
+    r = CliRunner().invoke(app, ["bench", "--book-file", str(tmp_path / "missing.c4b")])
+    assert r.exit_code == 2 and "--book-file" in r.output and "Traceback" not in r.output
 
 
 def test_solve_names_a_best_move_for_book_positions(reference_book):
