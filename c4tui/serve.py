@@ -161,10 +161,13 @@ def origin_ok(origin: str | None, host_header: str, public_url: str | None) -> b
     """Whether a websocket's ``Origin`` is the server's own: the page it was opened from
     came from the host the request is addressed to (or from ``--public-url``). Browsers
     always send one; a missing or ``null`` origin is refused."""
-    if not origin or origin == "null":
+    if not origin or origin == "null" or not origin.isprintable() or " " in origin:
+        return False  # a browser sends "scheme://host[:port]", nothing urlsplit would mend
+    try:
+        url = urlsplit(origin)
+    except ValueError:  # e.g. "http://[::1:8765": no origin of ours
         return False
-    url = urlsplit(origin.strip())
-    if url.scheme not in ("http", "https") or not url.netloc:
+    if url.scheme not in ("http", "https") or not url.netloc or url.path or url.query:
         return False
     default = ":443" if url.scheme == "https" else ":80"
     netloc = url.netloc.lower().removesuffix(default)
