@@ -207,20 +207,21 @@ def analyze(
     from c4tui.engine.search import SearchOptions
 
     check_size(size, "analyze")
+    if depth is not None:  # the options first: a bad one is said before stdin is read
+        check_range("--depth", depth, 1, SIZE, "plies")
+    limit = options.nodes(nodes, lo=0)
+    hash_mb = options.hash_mb(hash_text)
     try:
         pos = Position.parse(read_moves(moves))
     except IllegalMoveError as e:
         fail(f"analyze: {e}")
     if pos.is_over:
         fail("analyze: the game is over, there is nothing to analyze")
-    if depth is not None:
-        check_range("--depth", depth, 1, SIZE, "plies")
-    limit = options.nodes(nodes, lo=0)
     switches = options.given(pvs=pvs, mtdf=mtdf, aspiration=aspiration, quiescence=quiescence,
                              extensions=extensions, killers=killers, recognition=recognition,
                              use_book=book, threat_ordering=threat_ordering,
                              window_parity=window_parity)
-    opts = SearchOptions(**options.given(max_depth=depth, hash_mb=options.hash_mb(hash_text)),
+    opts = SearchOptions(**options.given(max_depth=depth, hash_mb=hash_mb),
                          **switches)
     if limit is not None:
         opts = dataclasses.replace(opts, node_limit=limit or None)  # 0: no limit
