@@ -377,7 +377,7 @@ def test_a_crash_outside_the_handlers_is_reported_too(tmp_path):
     """)
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=60)
-    assert proc.returncode == 1
+    assert proc.returncode == 1, proc.stderr
     assert proc.stderr.startswith("c4tui: crashed: OSError: [Errno 5] Input/output error; "
                                   "the traceback is in "), proc.stderr
     assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
