@@ -118,3 +118,26 @@ def parse_strength(text: str, what: str) -> int | None:
             raise  # a node count out of range says so
         raise UnitError(what, repr(shown), f"neither {PERFECT} nor a node count "
                         "(e.g. 10k, 1M)") from None
+
+
+def human_count(n: float | None) -> str:
+    """1234 -> 1.2k, 2_500_000 -> 2.5M; exact below 10,000 (so a step of 5000 shows)."""
+    if n is None:
+        return "-"
+    n = float(n)
+    for unit, div in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if abs(n) >= div and (div > 1e3 or abs(n) >= 1e4):
+            value = n / div
+            return f"{value:.1f}{unit}" if abs(value) < 100 else f"{value:.0f}{unit}"
+    return f"{int(n)}"
+
+
+def human_time(seconds: float | None) -> str:
+    """0.25 -> 250ms, 12.3 -> 12.3s, 125 -> 2m05s."""
+    if seconds is None:
+        return "-"
+    if seconds < 1:
+        return f"{seconds * 1000:.0f}ms"
+    if seconds < 60:
+        return f"{seconds:.1f}s"
+    return f"{int(seconds // 60)}m{int(seconds % 60):02d}s"

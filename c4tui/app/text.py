@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from c4tui.engine.geometry import COLUMN_NAMES, HEIGHT, WIDTH, square_bit
 from c4tui.engine.position import PLAYER_NAMES, Position
 from c4tui.engine.seam import ThreatVerdict
+from c4tui.units import human_count, human_time  # noqa: F401  (the panels' numbers)
 
 
 def game_over_text(pos: Position) -> str | None:
@@ -20,29 +21,6 @@ def game_over_text(pos: Position) -> str | None:
     if pos.is_draw:
         return "draw: the board is full"
     return None
-
-
-# -------------------------------------------------------------------------- numbers
-def human_count(n: float | None) -> str:
-    """1234 -> 1.2k, 2_500_000 -> 2.5M; exact below 10,000 (so a step of 5000 shows)."""
-    if n is None:
-        return "-"
-    n = float(n)
-    for unit, div in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
-        if abs(n) >= div and (div > 1e3 or abs(n) >= 1e4):
-            value = n / div
-            return f"{value:.1f}{unit}" if abs(value) < 100 else f"{value:.0f}{unit}"
-    return f"{int(n)}"
-
-
-def human_time(seconds: float | None) -> str:
-    if seconds is None:
-        return "-"
-    if seconds < 1:
-        return f"{seconds * 1000:.0f}ms"
-    if seconds < 60:
-        return f"{seconds:.1f}s"
-    return f"{int(seconds // 60)}m{int(seconds % 60):02d}s"
 
 
 def square(col: int, row: int) -> str:

@@ -13,7 +13,7 @@ import sys
 import time
 from typing import Protocol, TextIO
 
-from c4tui.app.text import human_count, human_time
+from c4tui.units import human_count, human_time
 
 #: Seconds of a solve before the first report: on a terminal, and otherwise.
 FIRST_TTY = 2.0
