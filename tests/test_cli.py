@@ -107,7 +107,7 @@ def test_one_option_vocabulary():
      (["bench", "--hash", "inf"], "c4tui: --hash 'inf': not a number"),
      (["solve", "44", "--threads", "0"], "c4tui: --threads 0: out of range (1 to 64)"),
      # the parser's own errors: one line too, not a boxed panel under a usage line
-     (["--bogus"], "c4tui: No such option: --bogus (see 'c4tui open -h')"),
+     (["--bogusx"], "c4tui: No such option: --bogusx (see 'c4tui open -h')"),
      (["solve", "44", "--threads", "x"], "c4tui: --threads 'x': not a valid integer"),
      (["solve", "--hash"], "c4tui: Option '--hash' requires an argument"),
      (["book", "nosuch"], "c4tui: No such command 'nosuch' (see 'c4tui book -h')")],
