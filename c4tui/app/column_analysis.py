@@ -70,26 +70,27 @@ class ColumnAnalysis:
         return max(MIN_COLUMN_NODES, min(self._settings.node_limit // 7, MAX_COLUMN_NODES))
 
     def tick(self, pos: Position, wanted: bool, deep: bool = False,
-             solved: Collection[int] = ()) -> None:
+             solved: Collection[int] = ()) -> bool:
         """Advance by at most one step: collect a finished column, start the next one.
         ``wanted``: the exact values are not (all) there; ``deep``: also the longer pass
         (the main search has ended and the exact values are not coming); ``solved``: the
-        columns the solver has solved (not searched, a running one is stopped)."""
+        columns the solver has solved (not searched, a running one is stopped). True
+        while a column search runs (more ticks are needed)."""
         key = pos.key()
         if self._running is not None:
             run_key, col, nodes = self._running
             if run_key != key or not wanted or col in solved:
                 self.cancel()
-                return
+                return True  # the next tick may start the new position's columns
             snap = self._ctl.snapshot()
             if snap.state.active:
-                return
+                return True
             self._running = None
             if snap.pov is not None and snap.state is not SearchState.STOPPED:
                 pv = snap.result.pv if snap.result is not None else ()
                 self._found.setdefault(key, {})[col] = _Found(-snap.pov, (col, *pv), nodes)
         if not wanted or pos.is_over:
-            return
+            return False
         found = self._found.setdefault(key, {})
         deep_nodes = self._deep_nodes()
         nodes = deep_nodes if deep else min(QUICK_COLUMN_NODES, deep_nodes)
@@ -121,4 +122,5 @@ class ColumnAnalysis:
                 min(self._settings.hash_mb, QUICK_COLUMN_HASH_MB)
             self._ctl.start(child, SearchOptions(node_limit=nodes, hash_mb=hash_mb))
             self._running = (key, col, nodes)
-            return
+            return True
+        return False

@@ -235,12 +235,16 @@ class EngineBridge:
         return eng
 
     # ------------------------------------------------------------------ polling
-    def tick(self) -> None:
-        """Called by the UI a few times a second: the solver's budget, column searches."""
+    def tick(self) -> bool:
+        """Called by the UI a few times a second: the solver's budget, column searches.
+        True while something may change that no ``on_update`` tells of (the engine loads,
+        a search runs, the solver or the column searches work, the engine thinks of its
+        move, an external engine runs): False lets the UI stop polling until its next
+        request or update."""
         self.player.tick()
         eng, exact, columns = self._engine, self._exact, self._columns
         if eng is None or exact is None or columns is None:
-            return
+            return self.state.waiting or self.player.thinking()
         exact.tick()
         pos = self._viewed
         snap = self._current(eng)
@@ -252,7 +256,11 @@ class EngineBridge:
         # within the tick's quarter second, the usual case with the books, needs none)
         wanted = self._analyse and entry is not None and entry.status is not ExactStatus.DONE
         solved = [c for c, s in enumerate(entry.partial) if s is not None] if entry else []
-        columns.tick(pos, wanted, deep=ended and gave_up, solved=solved)
+        working = columns.tick(pos, wanted, deep=ended and gave_up, solved=solved)
+        searching = snap is not None and snap.state is SearchState.SEARCHING
+        # an external engine's process may say something or die at any time
+        return (working or searching or exact.busy or self.player.thinking()
+                or self.external)
 
     def view(self, pos: Position) -> EngineView:
         """The engine's state as seen from the viewed position ``pos``."""

@@ -50,7 +50,8 @@ class ExactWorker:
                  lines: bool = True, line_budget: float = LINE_BUDGET,
                  ponder_first: float = PONDER_FIRST) -> None:
         """``on_done`` is called (on a worker thread) after each finished solve of a
-        wanted position, each of its columns solved before that, and each line found;
+        wanted position, each of its columns solved before that, and each line found, and
+        when any job begins (its budget needs :meth:`tick`);
         ``ponder``: solve the wanted position's children while idle; ``lines``: find a
         perfect-play line behind each of its values, each within ``line_budget`` seconds,
         once its children have been pondered for ``ponder_first`` seconds."""
@@ -104,6 +105,19 @@ class ExactWorker:
     def verdict(self, pos: Position) -> ThreatVerdict | None:
         with self._lock:
             return self._verdicts.get(pos.key())
+
+    @property
+    def busy(self) -> bool:
+        """A solve (wanted, ponder or line) runs: :meth:`tick` must keep checking its
+        budget."""
+        with self._lock:
+            return self._job is not None
+
+    def _began(self) -> None:
+        """A job has begun (worker thread): tell the UI, whose poll may be resting, so
+        that its :meth:`tick` checks the budget."""
+        if self._on_done is not None:
+            self._on_done()
 
     def tick(self) -> None:
         """Abort the running solve if it is too slow or no longer wanted (UI thread)."""
@@ -159,6 +173,7 @@ class ExactWorker:
                 if not ponder:
                     self._entries[tkey] = ExactEntry(ExactStatus.SOLVING)
                 self._job = _Job(tkey, time.monotonic(), ponder, key)
+            self._began()
             entry = self._solve(target)
             with self._lock:
                 job, self._job = self._job, None
@@ -198,6 +213,7 @@ class ExactWorker:
                     return  # a new request came before this line began
                 self._job = _Job(key, time.monotonic(), False, key, lines=True,
                                  budget=self._line_budget)
+            self._began()
             try:
                 for move in perfect_moves(child, self._engine.solver):
                     line.append(move)

@@ -3,7 +3,8 @@
 A key press runs an action here, which changes the :class:`GameModel` (or asks the
 :class:`EngineBridge`), then :meth:`C4App.show` sets the panels' reactive attributes from
 the model and the bridge's :class:`EngineView`; each panel draws itself. A 4 Hz timer polls
-the bridge so the search's progress shows; nothing here waits for the engine.
+the bridge so the search's progress shows, and rests once nothing has changed for a second
+(nothing runs: an idle app wakes no one); nothing here waits for the engine.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widget import Widget
 
 from c4tui.engine.geometry import IS_DEFAULT, NAME, WIDTH
@@ -60,6 +62,11 @@ from .widgets import (
 from .widgets.board import KEY_COLUMNS, board_box, terminal_needed
 
 W = TypeVar("W", bound=Widget)
+
+#: Seconds between two polls of the engine while it works.
+POLL_EVERY = 0.25
+#: Polls in a row with nothing running, after which the poll rests until :meth:`C4App.show`.
+IDLE_POLLS = 4
 
 
 class C4App(SessionActions, SearchActions, FileActions, PlayActions, PreviewActions,
@@ -139,6 +146,8 @@ class C4App(SessionActions, SearchActions, FileActions, PlayActions, PreviewActi
         self.last_error = ""
         self._said_small = False  #: the board-too-large warning is showing
         self._watch = TerminalWatch(self._terminal_gone)
+        self._poller: Timer | None = None
+        self._idle_polls = 0  #: polls in a row that found nothing running
 
     @property
     def position(self) -> Position:
@@ -175,7 +184,7 @@ class C4App(SessionActions, SearchActions, FileActions, PlayActions, PreviewActi
         self.show(moved=True)
         # load the engine after the first frame: its imports compete for the GIL
         self.call_after_refresh(self.bridge.start)
-        self.set_interval(0.25, self._poll)
+        self._poller = self.set_interval(POLL_EVERY, self._poll)
         self.set_interval(FORGET_EVERY, forget_removed_widgets)
         if not self.is_headless:
             self._watch.start()
@@ -264,6 +273,7 @@ class C4App(SessionActions, SearchActions, FileActions, PlayActions, PreviewActi
         """Set every panel from the model and the engine; ``moved``: the viewed position
         changed, so tell the engine first."""
         pos = self.position
+        self._wake_poll()  # a request or an update: something may run now
         if moved:  # the engine's turn in play mode: no analysis of a passing position
             self.bridge.set_position(pos, analyse=not self.play_position_changed())
             self.preview = None  # a preview is of the position it started from
@@ -335,9 +345,21 @@ class C4App(SessionActions, SearchActions, FileActions, PlayActions, PreviewActi
         return ""
 
     def _poll(self) -> None:
-        self.bridge.tick()
+        job = self.review.job
+        busy = self.bridge.tick() or (job is not None and job.running)
+        idle = 0 if busy else self._idle_polls + 1
         if self.is_running:
             self.show()
+        self._idle_polls = idle
+        if idle >= IDLE_POLLS and self._poller is not None:
+            self._poller.pause()  # until the next show(): a key, a message, an update
+
+    def _wake_poll(self) -> None:
+        """Poll again (a no-op while polling): whatever :meth:`show` follows may have
+        started a search or a solve."""
+        self._idle_polls = 0
+        if self._poller is not None:
+            self._poller.resume()
 
     # ------------------------------------------------------------------ messages
     def say(self, text: str) -> None:
