@@ -176,6 +176,8 @@ def load_default(reload: bool = False, progress: db12.Progress | None = None) ->
             else:
                 parts.append(db)
                 infos.append(_info(db, "12-ply database", db12.DB12_SOURCE, db12.DB12_LICENCE))
+                if db12.unwritable_note():
+                    notes.append(db12.unwritable_note())
         if not parts:
             _status = "; ".join(notes) + "; searching without a book"
             return None

@@ -24,8 +24,10 @@ source file's checksum.
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import struct
+import threading
 import zlib
 from collections.abc import Callable
 from pathlib import Path
@@ -50,6 +52,13 @@ _CACHE_MAGIC = b"C4DB"
 _CACHE_VERSION = 1
 _CACHE_HEADER = struct.Struct("<4sHHQQI32s4x")  # magic, version, ply, n, plies, crc32, sha256
 Progress = Callable[[int, int], None]
+
+log = logging.getLogger("c4tui.book")
+# A conversion the cache directory could not keep: kept here for the process instead (the
+# next start converts again), and why, said once (see unwritable_note()).
+_kept: dict[Path, Book] = {}
+_kept_lock = threading.Lock()
+_unwritable = ""
 
 
 def source_path() -> Path:
@@ -200,14 +209,24 @@ def load_cache(path: Path) -> Book:
     return Book(keys, scores, plies, path=path, _checksum=digest)
 
 
+def unwritable_note() -> str:
+    """Why the conversion is not kept for the next start ("" when it is)."""
+    return _unwritable
+
+
 def load_db12(progress: Progress | None = None, convert_if_needed: bool = True) -> Book:
     """The 12-ply database as a :class:`Book`: from the cache, else converted and cached.
 
     ``progress(done, total)`` is called during a conversion. Raises :class:`BookError` (one
     line) if the database is missing or unusable; a damaged cache file is converted again.
     """
+    global _unwritable
     src = source_path()
     cpath = cache_path(src)
+    with _kept_lock:
+        kept = _kept.get(cpath)
+    if kept is not None:
+        return kept
     if cpath.exists():
         try:
             return load_cache(cpath)
@@ -218,8 +237,17 @@ def load_db12(progress: Progress | None = None, convert_if_needed: bool = True) 
     book = convert(src, progress)
     try:
         save_cache(book, cpath)
-    except OSError:
-        return book  # a read-only cache directory: convert again next time
+    except OSError as exc:
+        # a read-only cache directory: this process keeps it; the next start converts again
+        with _kept_lock:
+            _kept[cpath] = book
+            said, _unwritable = _unwritable, (
+                f"the cache directory {cpath.parent} is not writable "
+                f"({exc.strerror or exc}): the 12-ply database is converted at every start "
+                "(C4TUI_CACHE_DIR chooses another)")
+        if not said:
+            log.warning("c4tui: %s", _unwritable)
+        return book
     # conversions of an earlier install of the package are 38 MB each: keep only this one
     for old in cpath.parent.glob("db12-*.c4db"):
         if old != cpath:

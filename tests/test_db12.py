@@ -8,6 +8,7 @@ written here from the package's documented format, the exact scores of positions
 from __future__ import annotations
 
 import logging
+import os
 
 import c4tui.book as bookpkg
 import numpy as np
@@ -241,3 +242,36 @@ def test_analysis_search_answers_a_book_root_from_the_books():
         assert not any(it.from_book for it in ctl.snapshot().iterations)
     finally:
         ctl.close()
+
+
+def test_a_cache_directory_it_cannot_write_is_said_once_and_converted_once(
+        tmp_path, monkeypatch, caplog):
+    # read-only (root writes anyway: then a directory under a plain file, as unwritable)
+    if os.geteuid() == 0:
+        (tmp_path / "plain").write_text("")
+        cache = tmp_path / "plain" / "cache"
+    else:
+        cache = tmp_path / "cache"
+        cache.mkdir()
+        cache.chmod(0o555)
+    monkeypatch.setenv("C4TUI_CACHE_DIR", str(cache))
+    monkeypatch.setattr(db12, "_kept", {}, raising=False)
+    monkeypatch.setattr(db12, "_unwritable", "", raising=False)
+    calls = []
+    real = db12.convert
+    monkeypatch.setattr(db12, "convert", lambda src, progress=None: calls.append(src)
+                        or real(src, progress))
+    try:
+        with caplog.at_level(logging.WARNING, logger="c4tui.book"):
+            a = db12.load_db12()
+            b = db12.load_db12()  # the session's conversion, not another 5 s and 525 MB
+            book = load_default(reload=True)
+        assert len(calls) == 1 and b is a
+        lines = [r.getMessage() for r in caplog.records]
+        assert len(lines) == 1 and "\n" not in lines[0], lines
+        assert f"the cache directory {cache} is not writable" in lines[0]
+        assert "C4TUI_CACHE_DIR" in lines[0]
+        assert book is not None and "not writable" in bookpkg.default_status()
+    finally:
+        monkeypatch.undo()
+        load_default(reload=True)

@@ -227,6 +227,13 @@ class EngineBridge:
             return f"hash {mb} MB: allocating the tables takes a few seconds"
         return f"hash {mb} MB"
 
+    def take_note(self) -> str:
+        """A warning from the engine's loading, once ("" after that, or when none)."""
+        if self.state is not EngineState.READY:
+            return ""
+        note, self._loader.note = self._loader.note, ""
+        return note
+
     def require_engine(self) -> Engine:
         """The engine; :class:`EngineMissing` (a one-line why) while it is not there."""
         eng = self._engine

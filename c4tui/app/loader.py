@@ -66,6 +66,8 @@ class EngineLoader:
         self._lock = threading.Lock()
         self.state = EngineState.LOADING
         self.message = ""
+        #: a warning to say once when the engine is ready ("" when none)
+        self.note = ""
         self._child: subprocess.Popen[bytes] | None = None
         self._quit = threading.Event()
 
@@ -137,6 +139,9 @@ class EngineLoader:
         except Exception as exc:  # any failure: say it, keep the board usable
             self._set(EngineState.FAILED, f"{type(exc).__name__}: {exc}".splitlines()[0])
             return
+        from c4tui.book import db12
+
+        self.note = db12.unwritable_note()  # said once by the app
         if not self._quit.is_set():
             self._on_ready(engine)
             self._set(EngineState.READY)

@@ -320,6 +320,7 @@ class C4App(SessionActions, SearchActions, FileActions, PlayActions, PreviewActi
         threats.display = self.hints and board.show_threats and (board.big or not view.path)
         status = self._main(StatusLine)
         status.view, status.play, status.review = view, self.play_status(), review_text
+        self._warn(self.bridge.take_note())  # e.g. a cache directory it cannot write
         self.autosave_tick()
 
     def _review_progress(self, line: tuple[int, ...]) -> str:
