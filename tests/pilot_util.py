@@ -14,3 +14,9 @@ def sync(fn):
         return asyncio.run(fn(*args, **kwargs))
 
     return wrapper
+
+
+def screen_text(app) -> str:
+    """What the terminal shows (every layer: toasts, the help panel), as plain text lines."""
+    strips = app.screen._compositor.render_strips()
+    return "\n".join("".join(seg.text for seg in strip) for strip in strips)

@@ -120,7 +120,7 @@ async def test_own_engine_space_stops_and_keeps_the_result_and_a_node_limit_appl
         assert snap(app).iterations == kept.iterations  # nothing after the stop
         assert "stopped" in status(app) and "best" in render(app, "#analysis")
         await pilot.press("space")
-        assert app.last_message == "no search is running"
+        assert app.last_message == "no search is running: g analyses"
         # a node limit: the next search is "go nodes N" and ends at it
         await pilot.press("l")
         await pilot.pause()

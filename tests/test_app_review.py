@@ -62,8 +62,7 @@ async def test_review_without_moves_or_engine():
         assert app.last_error == "review: no moves to review"
         await pilot.press("4")
         await pilot.press("R")
-        assert app.last_error == "review: the solver is not available yet " \
-                                 "(engine not available)"
+        assert app.last_error == "review: the engine is off (--no-engine)"
     app = C4App(Position.from_moves("4"), engine=False, hints=False)  # play mode's
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("R")

@@ -145,7 +145,7 @@ class EngineBridge:
             return f"pause: {NOT_WITH_EXTERNAL} (space stops it)"
         snap = self._current(eng)
         if snap is None or not snap.state.active:
-            return "no search is running: g analyses, n steps one iteration"
+            return self.idle_hint(snap)
         if snap.state is SearchState.PAUSED:
             eng.search.resume()
             return "resumed"
@@ -156,9 +156,22 @@ class EngineBridge:
         eng = self.require_engine()
         snap = self._current(eng)
         if snap is None or not snap.state.active:
-            return "no search is running"
+            return self.idle_hint(snap)
         eng.search.stop()
         return "stopped"
+
+    def idle_hint(self, snap: Snapshot | None) -> str:
+        """What the search keys can do while no search of the viewed position runs
+        (``snap``: its ended search, if any): only what is true now, so that the key it
+        names does not answer "nothing to do"."""
+        if self._viewed.is_over:
+            return "the game is over: nothing to search"
+        if snap is not None and snap.state is SearchState.DONE and snap.result is not None:
+            return f"the search is done (depth {snap.result.depth}): g searches again"
+        ext = self._loader.external
+        if ext is not None:  # it cannot step; a broken one is not started again by g
+            return "no search is running" if ext.error else "no search is running: g analyses"
+        return "no search is running: g analyses, n steps one iteration"
 
     def step_iteration(self) -> str:
         """One more iteration of the viewed position's search (a stopped one continues
@@ -180,7 +193,8 @@ class EngineBridge:
             self._start(eng, pos, paused=True)
         ok = eng.search.step_iteration() if n is None else eng.search.step_nodes(n)
         if not ok and snap is not None and snap.result is not None:
-            return f"the search is done (depth {snap.result.depth}): nothing to step"
+            return f"the search is done (depth {snap.result.depth}): nothing to step; " \
+                "g searches again"
         what = "one iteration" if n is None else f"{n:,} nodes"
         return f"stepping {what}"
 
@@ -234,11 +248,21 @@ class EngineBridge:
         note, self._loader.note = self._loader.note, ""
         return note
 
+    def why_no_engine(self) -> str:
+        """Why there is no engine, in one line: switched off, still loading, or failed."""
+        state = self.state
+        if state is EngineState.NOT_AVAILABLE:
+            return "the engine is off (--no-engine)"
+        if state is EngineState.FAILED:
+            return f"the engine failed ({self._loader.message})"
+        return f"the engine is not ready yet ({state.value})"
+
     def require_engine(self) -> Engine:
-        """The engine; :class:`EngineMissing` (a one-line why) while it is not there."""
+        """The engine; :class:`EngineMissing` (:meth:`why_no_engine`) while it is not
+        there."""
         eng = self._engine
         if eng is None:
-            raise EngineMissing(f"the analysis search is not available ({self.state.value})")
+            raise EngineMissing(self.why_no_engine())
         return eng
 
     # ------------------------------------------------------------------ polling

@@ -40,7 +40,7 @@ def is_symmetric(pos: Position) -> bool:
 class EngineState(Enum):
     """The engine's availability, shown in the status line."""
 
-    NOT_AVAILABLE = "engine not available"
+    NOT_AVAILABLE = "engine off (--no-engine)"
     LOADING = "loading engine"
     COMPILING = "compiling"
     READY = "ready"
@@ -185,7 +185,7 @@ class EngineView:
     def unavailable(self, part: str) -> str:
         """Why the solver or the search says nothing (``part``: "solver" or "search")."""
         if self.state is EngineState.NOT_AVAILABLE:
-            return "engine not available"
+            return self.state.value
         if self.state.waiting:
             return f"{self.state.value}…"
         if self.state is EngineState.FAILED:

@@ -470,7 +470,7 @@ class C4App(SessionActions, SearchActions, FileActions, PlayActions, PreviewActi
         try:
             engine = self.bridge.require_engine()
         except EngineMissing:
-            self.error(f"review: the solver is not available yet ({self.bridge.state.value})")
+            self.error(f"review: {self.bridge.why_no_engine()}")
             return
         self.review.start(line, engine.solver.book)
         self.say(f"reviewing the game's {len(line)} moves with the exact solver")

@@ -51,7 +51,7 @@ class PlayActions(_Base):
             self.leave_play()
             return
         if self.bridge.state in (EngineState.NOT_AVAILABLE, EngineState.FAILED):
-            self.error(f"play: {self.bridge.state.value}: no engine to play against")
+            self.error(f"play: {self.bridge.why_no_engine()}: no engine to play against")
             return
 
         def done(choice: PlayChoice | None) -> None:

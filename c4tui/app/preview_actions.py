@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from c4tui.engine.geometry import COLUMN_NAMES
 
+from .engine_view import EngineState
 from .messages import CursorMoved, PreviewEnded, PreviewRequested
 from .widgets import AnalysisPanel, BoardView
 from .widgets.search_path import path_moves
@@ -86,6 +87,9 @@ class PreviewActions(_Base):
             self.error("preview: the game is over")
         elif not pos.can_play(col):
             self.error(f"preview: column {name} is full")
+        elif view.value(col) is None and not view.state.waiting \
+                and view.state is not EngineState.READY:
+            self.error(f"preview: {self.bridge.why_no_engine()}")
         elif view.value(col) is None:
             self.error(f"preview: column {name} has no value yet")
         else:

@@ -38,8 +38,13 @@ NEED_OWN_SEARCH = ("step_iteration", "step_nodes")
 class SearchActions(_Base):
     """Mixed into :class:`C4App`; every answer is a one-line message."""
 
-    def _engine_says(self, do: Callable[[], str]) -> None:
-        """Run a bridge command; its answer (or why there is no engine) is the message."""
+    def _engine_says(self, do: Callable[[], str], *, watched: bool = True) -> None:
+        """Run a bridge command; its answer (or why there is no engine) is the message.
+        ``watched``: the command acts on the search the panels show, which hidden hints
+        hide (play mode): it is refused then."""
+        if watched and not self.hints:
+            self.error("search: the hints are hidden (h shows them)")
+            return
         try:
             message = do()
         except EngineMissing as exc:
@@ -92,7 +97,7 @@ class SearchActions(_Base):
     def action_toggle_book(self) -> None:
         """``B``: the books off (or on again) for the analysis search, so that it can be
         watched and stepped in the opening; the exact values keep them."""
-        self._engine_says(self.bridge.toggle_book)
+        self._engine_says(self.bridge.toggle_book, watched=False)
 
     def action_toggle_auto(self) -> None:
         self.settings.auto = not self.settings.auto
@@ -102,6 +107,9 @@ class SearchActions(_Base):
         self.show()
 
     def action_step_nodes(self) -> None:
+        if not self.hints:
+            self.error("search: the hints are hidden (h shows them)")
+            return
         try:
             self.bridge.require_engine()
         except EngineMissing as exc:

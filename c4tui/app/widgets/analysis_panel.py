@@ -156,8 +156,9 @@ class AnalysisPanel(Widget):
             t.append("full", style="dim")
             return
         value = view.value(col)
-        if value is None:
-            t.append("no value yet", style="dim")
+        if value is None:  # none will come without an engine
+            t.append("no value" if view.state is EngineState.NOT_AVAILABLE
+                     else "no value yet", style="dim")
             return
         t.append(value.short(pos.ply), style=score_style(value.sign(), value.band))
         t.append(" ")

@@ -37,6 +37,8 @@ class ThreatPanel(Widget):
             text.append(milton_verdict(pos, self.verdict))
         elif self.engine.waiting:
             text.append(f"waiting for the engine ({self.engine.value})")
+        elif self.engine is EngineState.NOT_AVAILABLE:
+            text.append("needs the engine (off: --no-engine)")
         else:
             text.append("needs the engine (not available)")
         return text
