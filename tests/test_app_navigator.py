@@ -84,7 +84,7 @@ async def test_preview_keys_show_ghosts_and_leave_the_game():
         board = app.query_one(BoardView)
         text = str(board.render())
         assert "●1" in text and "○2" in text  # the owners read without colour
-        assert "preview col d 4/4" in board.border_subtitle
+        assert board.border_subtitle.startswith("preview col d: 4… e2")
         await pilot.press("comma")
         assert ghosts(app) == ["1", "2", "3"]
         assert app.model.line == [3, 3, 4, 2] and app.position.digits() == MOVES

@@ -322,7 +322,7 @@ def test_a_crash_exits_1_names_its_report_and_the_next_start_restores(tmp_path):
         term.read_until(b"\x1b[?1049h")  # the first frame
         term.send(b"1")  # a move: autosaved
         term.send(b"2;")  # another, and a comment on it
-        term.read_until(b"Comment on move 6")
+        term.read_until("Comment on 3… b1".encode())
         term.send(b"a move worth keeping\r")
         sessions = autosave_dir()
         deadline = time.monotonic() + 20

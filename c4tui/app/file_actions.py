@@ -11,6 +11,7 @@ from c4tui import gamefile, recent
 from c4tui.engine.position import IllegalMoveError, Position
 
 from .screens import ConfirmScreen, FilePickerScreen, GamesScreen, RecentFilesScreen
+from .text import plural
 from .widgets import PromptScreen
 
 if TYPE_CHECKING:
@@ -50,7 +51,7 @@ class FileActions(_Base):
             return False
         self.load_game(game)
         extra = ", with variations" if game.tree.has_variations() else ""
-        self.say(f"loaded {path} ({game.position.ply} moves{extra})")
+        self.say(f"loaded {path} ({plural(game.position.ply, 'move')}{extra})")
         self.remember_file(path)
         self._mark_loaded()
         self.mark_saved()

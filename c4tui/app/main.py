@@ -46,6 +46,7 @@ from .screens.palette import Palette
 from .search_actions import EXTERNAL_BINDINGS, SearchActions
 from .session_actions import SessionActions
 from .settings import SearchSettings
+from .text import plural
 from .textual_leaks import FORGET_EVERY, forget_removed_widgets
 from .tree_actions import TREE_BINDINGS, TreeActions
 from .widgets import (
@@ -473,7 +474,7 @@ class C4App(SessionActions, SearchActions, FileActions, PlayActions, PreviewActi
             self.error(f"review: {self.bridge.why_no_engine()}")
             return
         self.review.start(line, engine.solver.book)
-        self.say(f"reviewing the game's {len(line)} moves with the exact solver")
+        self.say(f"reviewing the game's {plural(len(line), 'move')} with the exact solver")
         self.show()
 
     def action_toggle_keys(self) -> None:

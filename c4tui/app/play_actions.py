@@ -18,7 +18,7 @@ from c4tui.units import PERFECT
 from .engine_view import EngineState
 from .messages import EngineMoved
 from .play import PlaySettings, Reply
-from .text import game_over_text, human_count, human_time, square
+from .text import game_over_text, human_count, human_time, move_name, square
 from .widgets import BoardView, PlaySetupScreen
 from .widgets.play_setup import PlayChoice
 
@@ -186,7 +186,8 @@ class PlayActions(_Base):
             return f"engine thinking… {human_time(self.bridge.player.elapsed())}{waiting}" \
                 f" · {engine}{hints}"
         if not at_end:
-            return f"viewing ply {pos.ply} of {len(self.model.line)}: end returns" \
+            where = move_name(pos, pos.ply - 1) if pos.ply else "the start"
+            return f"viewing {where}: end returns" \
                 f" · {engine}{hints}"
         last = ""
         reply = self._play_last

@@ -13,9 +13,11 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from c4tui.engine.geometry import COLUMN_NAMES
+from c4tui.engine.position import Position
 
 from .engine_view import EngineState
 from .messages import CursorMoved, PreviewEnded, PreviewRequested
+from .text import move_name
 from .widgets import AnalysisPanel, BoardView
 from .widgets.search_path import path_moves
 
@@ -35,6 +37,7 @@ class Preview:
     shown: int
     source: str  #: ``col e``, ``pv``, ``path``
     hover: bool = False  #: the mouse's: it ends when the mouse leaves the line
+    start: Position | None = None  #: the viewed position it starts from (set when shown)
 
     def step(self, delta: int) -> Preview:
         """One move further (or back), within the line; the keys' from now on."""
@@ -45,10 +48,17 @@ class Preview:
     def moves(self) -> tuple[int, ...]:
         return self.line[: self.shown]
 
-    @property
-    def title(self) -> str:
-        """The board's subtitle: what is previewed, how far, and the keys."""
-        return f"preview {self.source} {self.shown}/{len(self.line)}  , . esc"
+    def title(self, width: int = 0) -> str:
+        """The board's subtitle: what is previewed, to which move (numbered as the move
+        list numbers it), and the keys if they fit in ``width`` (0: not known yet)."""
+        what = f"preview {self.source}"
+        if self.start is not None:
+            p = self.start.copy()
+            for col in self.moves:
+                p.play(col)
+            what += f": {move_name(p, p.ply - 1)}"
+        full = f"{what}  , . esc"
+        return full if len(full) <= width else what
 
 
 class PreviewActions(_Base):
@@ -64,6 +74,8 @@ class PreviewActions(_Base):
             # the lines are the engine's answers: play mode's hidden hints hide them too
             self.error("preview: the hints are hidden (h shows them)")
             preview = None
+        if preview is not None and preview.start is None:
+            preview = replace(preview, start=self.position.copy())
         self.preview = preview
         self.show_preview()
 
@@ -71,7 +83,8 @@ class PreviewActions(_Base):
         p = self.preview
         board = self._main(BoardView)
         board.preview = p.moves if p is not None else ()
-        board.border_subtitle = p.title if p is not None else ""
+        # (the border's corners and the spaces around the subtitle take 6 cells)
+        board.border_subtitle = p.title(board.size.width - 6) if p is not None else ""
         self._main(AnalysisPanel).highlight = (p.source, p.shown) if p is not None else None
 
     def action_preview_line(self) -> None:

@@ -23,6 +23,30 @@ def game_over_text(pos: Position) -> str | None:
     return None
 
 
+def move_number(ply: int) -> str:
+    """The move list's number of the move made at 0-based ``ply``: ``3.`` for White's
+    third move, ``2…`` for Black's second."""
+    return f"{ply // 2 + 1}." if ply % 2 == 0 else f"{ply // 2 + 1}…"
+
+
+def move_name(pos: Position, ply: int) -> str:
+    """The move made at 0-based ``ply`` along ``pos``'s moves, as the move list writes
+    it: ``3. c2``, ``2… e2`` (``ply`` < ``pos.ply``; only the number for a position
+    set up without its moves)."""
+    if not 0 <= ply < len(pos.history) or len(pos.history) != pos.ply:
+        return move_number(ply)
+    p = Position()
+    for col in pos.history[:ply]:
+        p.play(col)
+    col = pos.history[ply]
+    return f"{move_number(ply)} {square(col, p.height(col))}"
+
+
+def plural(n: int, word: str) -> str:
+    """``1 move``, ``2 moves``."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def square(col: int, row: int) -> str:
     """``d1`` for 0-based (3, 0)."""
     return f"{COLUMN_NAMES[col]}{row + 1}"

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from textual.binding import Binding
 
 from .messages import NodeClicked
+from .text import move_name, plural
 from .widgets import PromptScreen
 
 if TYPE_CHECKING:
@@ -45,7 +46,8 @@ class TreeActions(_Base):
             self.error(str(exc))
             return
         siblings = len(self.model.root.at(path[:-1]).children)
-        self.say(f"move {len(path)}: line {path[-1] + 1} of {siblings}"
+        self.say(f"{move_name(self.position, len(path) - 1)}: "
+                 f"line {path[-1] + 1} of {siblings}"
                  + (" (the main line)" if not any(path) else ""))
         self.show(moved=True)
 
@@ -65,12 +67,15 @@ class TreeActions(_Base):
             self.error(str(exc))
             return
         what = "variation" if any(path) else "moves"
-        self.say(f"deleted the {what} from move {len(path)} ({node.size()} moves; u undoes)")
+        after = self.position.copy()  # the viewed position is the one before it now
+        after.play(node.col)
+        where = move_name(after, after.ply - 1)
+        self.say(f"deleted the {what} from {where} ({plural(node.size(), 'move')}; u undoes)")
         self.show(moved=True)
 
     def action_comment(self) -> None:
         ply = self.model.ply
-        where = f"move {ply}" if ply else "the game (at the start)"
+        where = move_name(self.position, ply - 1) if ply else "the game (at the start)"
 
         def done(text: str | None) -> None:
             if text is None:

@@ -16,6 +16,7 @@ from textual.widget import Widget
 from c4tui.gamefile.tree import Node, Path, walk
 
 from ..messages import NodeClicked
+from ..text import move_number
 from .board import KEY_COLUMNS
 
 VIEWED = "reverse bold"
@@ -63,8 +64,7 @@ class MoveList(Widget):
             if item.kind == "move":
                 path, ply = item.path, item.ply
                 on_line = line[: len(path)] == path
-                head = (f"{ply // 2 + 1}." if ply % 2 == 0
-                        else f"{ply // 2 + 1}…" if number else "")
+                head = move_number(ply) if ply % 2 == 0 or number else ""
                 before = GLUED if glue else BREAK
                 if head:
                     toks.append(Token(head, NUMBER, None, before))

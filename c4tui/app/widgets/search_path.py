@@ -13,7 +13,7 @@ from c4tui.engine.position import Position
 from c4tui.engine.seam import PathEntry
 
 from ..messages import PreviewEnded, PreviewRequested
-from ..text import bound_text, square
+from ..text import bound_text, move_number, square
 
 
 def path_moves(pos: Position, path: tuple[PathEntry, ...]) -> tuple[int, ...]:
@@ -88,18 +88,20 @@ class SearchPath(Widget):
 
     def render(self) -> Text:
         out = Text(no_wrap=True, overflow="crop")
-        out.append(f"{'ply':>3} {'move':<6} {'alpha':>6} {'beta':>6} {'idx':>3}", style="bold")
+        # the moves numbered as the move list numbers them; idx: the move's place in the
+        # node's move ordering (none at the node where the search paused)
+        out.append(f"{'move':<9} {'alpha':>6} {'beta':>6} {'idx':>3}", style="bold")
         p = self.position.copy()
         rows = []
         for e in self.path:
-            move = "·"
+            move, index = f"{move_number(p.ply)} ·", f"{e.index:>3}"
             if 0 <= e.move < WIDTH and p.can_play(e.move) and not p.is_over:
-                move = square(e.move, p.height(e.move))
+                move = f"{move_number(p.ply)} {square(e.move, p.height(e.move))}"
                 p.play(e.move)
             elif e.move < 0:
-                move = "(here)"
-            rows.append(f"{e.ply:>3} {move:<6} {bound_text(e.alpha):>6} "
-                        f"{bound_text(e.beta):>6} {e.index:>3}")
+                move, index = "(here)", ""
+            rows.append(f"{move:<9} {bound_text(e.alpha):>6} {bound_text(e.beta):>6} "
+                        f"{index:>3}")
         for line in rows[-max(1, self.size.height - 1):]:
             out.append("\n" + line)
         return out
