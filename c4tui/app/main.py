@@ -119,6 +119,9 @@ class C4App(SessionActions, SearchActions, FileActions, PlayActions, PreviewActi
         *TREE_BINDINGS,  # [ ] P D ;
         Binding("question_mark", "toggle_keys", "keys", key_display="?"),
         Binding("q", "quit", "quit"),
+        # Textual's own, whose description and tooltip the key panel showed as one
+        # ("Quit Quit the app and return to the command prompt.")
+        Binding("ctrl+q", "quit", "quit", show=False, priority=True),
     ]
 
     def __init__(self, position: Position | None = None, *,

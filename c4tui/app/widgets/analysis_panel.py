@@ -131,7 +131,8 @@ class AnalysisPanel(Widget):
             t.append("exact   hidden (h shows the hints)\nsearch  hidden", style="dim")
             return t
         t.append("exact   ", style="dim")
-        t.append_text(self._exact_line(pos, view) if not over else Text("-"))
+        room = self.size.width - LABEL if self.size.width else 0
+        t.append_text(self._exact_line(pos, view, room) if not over else Text("-"))
         t.append("\nsearch  ", style="dim")
         snap = view.snapshot
         if over:
@@ -184,7 +185,9 @@ class AnalysisPanel(Widget):
         return t
 
     @staticmethod
-    def _exact_line(pos: Position, view: EngineView) -> Text:
+    def _exact_line(pos: Position, view: EngineView, room: int = 0) -> Text:
+        """``best c f g · Black wins in 18``, in ``room`` cells (0: any): the verdict is
+        never cut; many best moves are written closer (``cfg``), every move as ``any``."""
         exact = view.exact
         if exact is None:
             return Text(view.unavailable("solver"), style="dim")
@@ -193,9 +196,14 @@ class AnalysisPanel(Widget):
         if exact.status is not ExactStatus.DONE or exact.best is None:
             return Text(f"{exact.status.value}: {exact.message}", style="dim")
         best = exact.best
-        cols = " ".join(COLUMN_NAMES[i] for i, s in enumerate(exact.scores) if s == best)
+        names = [COLUMN_NAMES[i] for i, s in enumerate(exact.scores) if s == best]
+        words = Score(best, Band.EXACT).words(pos)
+        cols = " ".join(names)
+        if room and len(f"best {cols} · {words}") > room:
+            playable = sum(s is not None for s in exact.scores)
+            cols = "any" if len(names) == playable else "".join(names)
         t = Text(f"best {cols} · ", style="dim")
-        t.append(Score(best, Band.EXACT).words(pos), style="bold")
+        t.append(words, style="bold")
         return t
 
     def _search_lines(self, t: Text, pos: Position, snap: Snapshot) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rich.text import Text
+from textual.binding import Binding
 from textual.reactive import reactive
 from textual.widget import Widget
 
@@ -12,9 +13,30 @@ from c4tui.engine.seam import Snapshot
 from ..log_rows import COLUMNS, MIN_PV, NARROW, iteration_rows
 
 
-class SearchLog(Widget):
+def fit_pv(pv: str, room: int) -> str:
+    """``pv`` (moves separated by spaces) in ``room`` cells: cut after a whole move, with
+    ``…`` saying that more follows."""
+    if len(pv) <= room:
+        return pv
+    cut = pv[: max(0, room - 1)]
+    if " " in cut and pv[len(cut)] != " ":
+        cut = cut[: cut.rindex(" ")]
+    return cut.rstrip() + "…"
+
+
+class SearchLog(Widget, can_focus=True):
     """The app sets ``position`` and ``snapshot`` (None: no search of this position), and
-    ``hidden`` (play mode's hints are off: the header and a line that says so)."""
+    ``hidden`` (play mode's hints are off: the header and a line that says so). It shows
+    the last rows; focused (``tab``), ↑ ↓ page up/down home end scroll back through them."""
+
+    BINDINGS = [
+        Binding("up", "scroll_rows(1)", "earlier rows", show=False),
+        Binding("down", "scroll_rows(-1)", "later rows", show=False),
+        Binding("pageup", "scroll_rows(5)", "earlier rows", show=False),
+        Binding("pagedown", "scroll_rows(-5)", "later rows", show=False),
+        Binding("home", "scroll_rows(1000)", "first row", show=False),
+        Binding("end", "scroll_rows(-1000)", "last row", show=False),
+    ]
 
     DEFAULT_CSS = """
     SearchLog {
@@ -26,6 +48,18 @@ class SearchLog(Widget):
     position: reactive[Position] = reactive(Position)
     snapshot: reactive[Snapshot | None] = reactive(None)
     hidden: reactive[bool] = reactive(False)
+    back: reactive[int] = reactive(0)  #: rows scrolled back from the last one
+
+    def watch_position(self) -> None:
+        self.back = 0  # another position's search: from its last row
+
+    def action_scroll_rows(self, rows: int) -> None:
+        """Scroll ``rows`` back (negative: forward), within the rows there are."""
+        hidden = self.row_count - max(1, self.size.height - 1)
+        self.back = max(0, min(self.back + rows, hidden))
+
+    def watch_back(self, back: int) -> None:
+        self.border_subtitle = f"↓ {back} more (end)" if back else ""  # later rows
 
     @property
     def row_count(self) -> int:
@@ -47,10 +81,12 @@ class SearchLog(Widget):
             return out
         rows = iteration_rows(self.position, snap)
         room = max(1, self.size.height - 1)
-        for i, row in enumerate(rows[-room:]):
+        back = max(0, min(self.back, len(rows) - room))
+        end = len(rows) - back
+        for i, row in enumerate(rows[max(0, end - room):end]):
             style = "bold yellow" if row.live else ("" if i % 2 else "on #1e1e28")
             out.append("\n")
             line = "".join(f"{row.cells.get(name, ''):>{w}} " for name, w in cols)
-            line += row.pv
+            line += fit_pv(row.pv, width - len(line))
             out.append(f"{line:<{width}}", style=style)
         return out

@@ -1,0 +1,94 @@
+"""What a user at 80x24 sees (issue 24, item 9): nothing important cut, nothing covered,
+every row reachable from the keyboard. The screen's text is read as the terminal shows it."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from c4tui.engine.position import Position
+from pilot_util import screen_text, sync
+from test_app import _iteration, _snapshot
+
+from c4tui.app import C4App
+from c4tui.app.engine_view import EngineState, EngineView, ExactEntry, ExactStatus
+from c4tui.app.widgets import AnalysisPanel, SearchLog, StatusLine
+
+pytestmark = pytest.mark.usefixtures("tmp_home")
+
+
+def quiet_app(moves: str = "4453") -> C4App:
+    app = C4App(Position.from_moves(moves), engine=False)
+    app._poll = lambda: None  # the test draws synthetic records
+    return app
+
+
+def row(app: C4App, start: str) -> str:
+    """The screen's line whose panel text begins with ``start``."""
+    return next(line for line in screen_text(app).splitlines() if f"│ {start}" in line)
+
+
+@sync
+async def test_the_exact_verdict_is_never_cut():
+    app = quiet_app("4453")
+    async with app.run_test(size=(80, 24)) as pilot:
+        # six best moves of seven: "best a b c e f g · White wins in 18" did not fit
+        exact = ExactEntry(ExactStatus.DONE, scores=(3, 3, 3, -1, 3, 3, 3))
+        app.query_one(AnalysisPanel).view = EngineView(EngineState.READY, app.settings,
+                                                       solver_available=True, exact=exact)
+        await pilot.pause()
+        line = row(app, "exact")
+        assert "White wins in 17" in line and "…" not in line, line
+        assert "best abcefg ·" in line
+
+
+@sync
+async def test_long_search_log_moves_end_in_an_ellipsis_and_the_log_scrolls_by_keys():
+    app = quiet_app("4453")
+    async with app.run_test(size=(80, 24)) as pilot:
+        log = app.query_one(SearchLog)
+        long = (2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 0, 0, 1, 1)
+        its = [dataclasses.replace(_iteration(d, 470 + d), pv=long) for d in range(1, 13)]
+        log.snapshot = _snapshot(its)
+        await pilot.pause()
+        rows = [line for line in screen_text(app).splitlines() if "[-∞,∞]" in line]
+        assert rows and all(r.rstrip(" │").endswith("…") for r in rows), rows
+        assert all(not r.rstrip(" │").endswith(("c", "d", "e")) for r in rows)
+        first = [line.split()[1] for line in screen_text(app).splitlines()
+                 if "[-∞,∞]" in line]
+        assert "1" not in first  # the earliest rows are above the panel
+        log.focus()
+        await pilot.press("home")
+        shown = [line.split()[1] for line in screen_text(app).splitlines()
+                 if "[-∞,∞]" in line]
+        assert shown[0] == "1" and "more (end)" in screen_text(app)
+        await pilot.press("end")
+        assert [line.split()[1] for line in screen_text(app).splitlines()
+                if "[-∞,∞]" in line] == first
+        assert app.position.ply == 4  # the keys scrolled the log, not the game
+
+
+@sync
+async def test_the_key_panel_covers_without_squeezing_and_says_quit_once():
+    app = quiet_app("4453")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Quit the app" not in text and "^q q quit" in text
+        # the panels keep their width under it: the log's header is whole
+        assert "window   re score  nodes" in text
+        assert app.query_one(AnalysisPanel).size.width > 40
+
+
+@sync
+async def test_a_message_does_not_cover_the_status_line():
+    app = quiet_app("4453")
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.press("n")  # an error toast
+        await pilot.pause(0.3)
+        toasts = list(app.screen.query("Toast"))
+        assert toasts
+        status = app.query_one(StatusLine).region
+        for toast in toasts:
+            assert toast.region.bottom <= status.y, (toast.region, status)
