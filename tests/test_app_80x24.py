@@ -92,3 +92,24 @@ async def test_a_message_does_not_cover_the_status_line():
         status = app.query_one(StatusLine).region
         for toast in toasts:
             assert toast.region.bottom <= status.y, (toast.region, status)
+
+
+@sync
+async def test_the_play_mode_status_line_fits():
+    from c4tui.app.play import PlaySettings
+
+    app = C4App(Position.from_moves("4453"), engine=False,
+                play=PlaySettings(side=1, nodes=100_000), hints=False)
+    app._poll = lambda: None  # the test draws a synthetic search
+    async with app.run_test(size=(80, 24)) as pilot:
+        its = [_iteration(d, 470 + d) for d in range(1, 13)]
+        app.query_one(StatusLine).view = EngineView(
+            EngineState.READY, app.settings, search_available=True,
+            snapshot=_snapshot(its, state="done"))
+        await pilot.pause()
+        status = screen_text(app).splitlines()[-2]
+        assert "your move (White) · engine 100k nodes · hints off (h)  ● done" in status
+        assert "…" not in status, status
+        await pilot.press("up")
+        status = screen_text(app).splitlines()[-2]
+        assert "viewing 2. e1: end returns · hints off (h)" in status and "…" not in status

@@ -177,18 +177,18 @@ class PlayActions(_Base):
         pos = self.position
         at_end = self.model.ply == len(self.model.line)
         hints = "" if self.hints else " · hints off (h)"
-        engine = f"engine {self.play.label}"
+        engine = f"engine {self.play.strength}"  # (its side: not "your move")
         if at_end and pos.is_over:
             return f"game over: {self._result(pos)}"
         if self.bridge.player.thinking(pos):
             waiting = "" if self.bridge.state is EngineState.READY \
                 else f" (waiting: {self.bridge.state.value})"
+            # (the engine's name and strength stay off: 80 columns hold the rest)
             return f"engine thinking… {human_time(self.bridge.player.elapsed())}{waiting}" \
-                f" · {engine}{hints}"
+                f"{hints}"
         if not at_end:
             where = move_name(pos, pos.ply - 1) if pos.ply else "the start"
-            return f"viewing {where}: end returns" \
-                f" · {engine}{hints}"
+            return f"viewing {where}: end returns{hints}"
         last = ""
         reply = self._play_last
         if reply is not None and pos.history and pos.history[-1] == reply.col \
@@ -197,4 +197,6 @@ class PlayActions(_Base):
                 else human_time(reply.seconds)
             last = f"engine played {square(reply.col, pos.height(reply.col) - 1)}" \
                 f" ({spent}) · "
-        return f"{last}your move ({PLAYER_NAMES[1 - self.play.side]}) · {engine}{hints}"
+        # after its move's own count, the engine's strength would not fit 80 columns
+        strength = "" if last else f" · {engine}"
+        return f"{last}your move ({PLAYER_NAMES[1 - self.play.side]}){strength}{hints}"

@@ -69,6 +69,8 @@ class StatusLine(Widget):
         style = STATE_STYLE.get(key, "bold")
         t.append(" ● ", style=style)
         t.append(label, style=style)
+        if self.play:  # the game's state needs the room; the search's details are hints
+            return self._settings(t, view)
         if not view.settings.book and ext is None:  # said early: it changes the search
             t.append("  no book", style="bold")
         if self.review:
@@ -100,9 +102,14 @@ class StatusLine(Widget):
                 t.append(f": {ext.message}", style="yellow")
         return self._settings(t, view)
 
-    @staticmethod
-    def _settings(t: Text, view: EngineView) -> Text:
+    def _settings(self, t: Text, view: EngineView) -> Text:
+        """The analysis search's settings (not in play mode: the play part needs the room,
+        and they are not the opponent's) and the engine's message."""
         s = view.settings
+        if self.play:
+            if view.message and view.state is not EngineState.FAILED:
+                t.append(f"  │ {view.message}", style="dim")
+            return t
         # an external engine gets "go infinite" unless the user set a limit
         limit = "∞" if view.external is not None and not s.limit_set \
             else human_count(s.node_limit)
