@@ -113,3 +113,20 @@ async def test_the_play_mode_status_line_fits():
         await pilot.press("up")
         status = screen_text(app).splitlines()[-2]
         assert "viewing 2. e1: end returns · hints off (h)" in status and "…" not in status
+
+
+@sync
+async def test_recent_files_show_missing_whole_beside_a_long_folder(tmp_path):
+    from c4tui import gamefile, recent
+
+    deep = tmp_path / ("a-folder-with-a-rather-long-name-" * 3) / "games"
+    gone = deep / "gone.c4g"
+    gamefile.save_game(gone, Position.from_moves("4"))
+    recent.add_recent(gone)
+    gone.unlink()
+    app = quiet_app("4453")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("O")
+        await pilot.pause()
+        line = next(x for x in screen_text(app).splitlines() if "gone.c4g" in x)
+        assert "missing" in line and "…a-folder-with-a-rather-long-name-/games " in line, line

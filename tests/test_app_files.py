@@ -259,7 +259,7 @@ async def test_recent_files_open_and_missing(games):
         table = app.screen.query_one("#recent-table")
         rows = [table.get_row_at(i) for i in range(table.row_count)]
         assert [r[0] for r in rows] == ["gone.c4g", "alpha.c4g", "beta.c4g"]
-        assert rows[0][2] == "missing" and rows[1][2] == ""
+        assert rows[0][1] == "missing" and rows[1][1] == ""
         await pilot.press("down", "down", "enter")  # beta
         await pilot.pause()
         assert app.model.line == [0, 6]

@@ -54,9 +54,12 @@ class RecentFilesScreen(OnceModalScreen[Path | None]):
             yield Label("Recent files", id="recent-title")
             table: DataTable[str] = DataTable(id="recent-table", cursor_type="row",
                                               zebra_stripes=True)
-            table.add_columns("file", "folder", "")
+            # the state before the folder: a long folder cannot push "missing" out of
+            # sight (80 columns), and is cut at its start, where it says least
+            table.add_columns("file", "", "folder")
             for i, path in enumerate(self.files):
-                table.add_row(path.name, str(path.parent), _state(path), key=str(i))
+                table.add_row(path.name, _state(path), _folder(path.parent, FOLDER_ROOM),
+                              key=str(i))
             table.display = bool(self.files)
             yield table
             yield Label("enter: open   esc: close" if self.files
@@ -70,6 +73,20 @@ class RecentFilesScreen(OnceModalScreen[Path | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+#: Cells for the folder column in the 76-column box (the name and the state take the rest).
+FOLDER_ROOM = 40
+
+
+def _folder(folder: Path, room: int) -> str:
+    """``folder`` in ``room`` cells: the home directory as ``~``, a longer one cut at its
+    start (``…/games/2026``)."""
+    text = str(folder)
+    home = str(Path.home())
+    if home not in ("", "/") and (text == home or text.startswith(home + "/")):
+        text = "~" + text[len(home):]
+    return text if len(text) <= room else "…" + text[len(text) - room + 1:]
 
 
 def _state(path: Path) -> str:
