@@ -97,9 +97,13 @@ DEFERRED = -2
 #: The busy table: ``2**BUSY_BITS`` words (128 KiB), each the key of a child some thread
 #: is searching (0: free). Collisions only lose a deferral, never correctness.
 BUSY_BITS = 14
-#: Moves are deferred at nodes with fewer discs than this (deeper, subtrees are too small
-#: for two threads to meet in them often; fewer plies grew the tree, docs/solver.md).
-DEFER_PLIES = SIZE - 6
+#: Moves are deferred at nodes with fewer discs than this (30 on 7x6): deeper, subtrees
+#: are too small for two threads to meet in them often (16 threads grew the tree alike
+#: with 30 and 36, more with 20 and 26: docs/solver.md).
+DEFER_PLIES = SIZE - 12
+#: A thread looks at its node's entry again before a move only after this many nodes
+#: below the node.
+RECHECK_NODES = 1024
 SCRATCH_PER_PLY = WIDTH + 1  # a move score per column, then CUT_SLOT
 NO_BOUND = 31  # |bound| meaning "no bound known"
 CUT_SLOT = WIDTH  # scratch slot of each ply: the move that last failed high there
@@ -590,9 +594,11 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
             store_i64p(scratch, base + bi, -1)
             c = _ORDER[bi]
         mv = nonlosing & _COLS[c]
-        if shared and not first:
+        if shared and not first and load_i64p(ctx, CTX_NODES) - nodes >= RECHECK_NODES:
             # Another thread may have decided this node meanwhile: its entry proves a
-            # cutoff, and this thread's other moves would be wasted work.
+            # cutoff, and this thread's other moves would be wasted work. (Only after
+            # a large subtree: the entry is out of the caches by then anyway, and after
+            # a small one the other thread has rarely had the time.)
             e = tt_probe(t0, b0, key)
             if e != U0:
                 if entry_lower(e) >= beta:
