@@ -130,3 +130,24 @@ async def test_recent_files_show_missing_whole_beside_a_long_folder(tmp_path):
         await pilot.pause()
         line = next(x for x in screen_text(app).splitlines() if "gone.c4g" in x)
         assert "missing" in line and "…a-folder-with-a-rather-long-name-/games " in line, line
+
+
+@sync
+async def test_the_threat_verdict_comes_first_and_whole():
+    from c4tui.engine.seam import ThreatVerdict
+
+    from c4tui.app.text import milton_verdict
+    from c4tui.app.widgets import ThreatPanel
+
+    app = quiet_app("2162465655266426154514")  # long threat lists on both sides
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("t")
+        panel = app.query_one(ThreatPanel)
+        verdict = ThreatVerdict(1, 12)
+        panel.verdict = verdict
+        await pilot.pause()
+        words = milton_verdict(app.position, verdict)
+        assert len(words) > panel.size.width  # two lines
+        shown = " ".join(line.split("│")[-2].strip() for line in screen_text(app).splitlines()
+                         if line.count("│") >= 2 and line.startswith("│"))
+        assert f"no new threats → {words}" in " ".join(shown.split()), shown

@@ -23,12 +23,9 @@ class ThreatPanel(Widget):
 
     def render(self) -> Text:
         pos = self.position
-        text = Text()  # wraps: a long verdict takes two lines, never cut
-        for i, line in enumerate(threat_summary(pos)):
-            name, _, rest = line.partition(": ")
-            text.append(f"{THREAT_MARK[i]}{name} ", style=PLAYER_STYLE[i])
-            text.append(rest + "\n")
-        text.append("o odd e even CAPS acute x both\n", style="dim")
+        # wraps: a long verdict takes two lines, never cut; it comes first, so that long
+        # threat lists (which wrap too) push the legend out of the 80x24 panel, not it
+        text = Text()
         text.append("no new threats → ", style="bold")
         over = game_over_text(pos)
         if over:
@@ -41,4 +38,9 @@ class ThreatPanel(Widget):
             text.append("needs the engine (off: --no-engine)")
         else:
             text.append("needs the engine (not available)")
+        for i, line in enumerate(threat_summary(pos)):
+            name, _, rest = line.partition(": ")
+            text.append(f"\n{THREAT_MARK[i]}{name} ", style=PLAYER_STYLE[i])
+            text.append(rest)
+        text.append("\no odd e even CAPS acute x both", style="dim")
         return text
