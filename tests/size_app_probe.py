@@ -28,6 +28,8 @@ async def main(cols: int, rows: int) -> None:
         out["board"] = str(board.render())
         out["box"] = [board.size.width, board.size.height]
         out["notes"] = [str(n.message) for n in app._notifications]
+        moves, top = app.query_one("#moves-box").region, app.query_one("#top").region
+        out["moves_box"] = moves.height if moves.bottom <= top.bottom else 0  # 0: cut
     print(json.dumps(out))
 
 

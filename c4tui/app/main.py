@@ -66,6 +66,8 @@ W = TypeVar("W", bound=Widget)
 
 #: Seconds between two polls of the engine while it works.
 POLL_EVERY = 0.25
+#: The height of the board's row in app.tcss (``#top``), small and big.
+TOP, BIG_TOP = 14, 20
 #: Polls in a row with nothing running, after which the poll rests until :meth:`C4App.show`.
 IDLE_POLLS = 4
 
@@ -222,7 +224,9 @@ class C4App(SessionActions, SearchActions, FileActions, PlayActions, PreviewActi
             return
         width, height = board_box(big)
         self._main(BoardView).styles.width = width
-        self.query_one("#top").styles.height = height
+        # never lower than app.tcss's: the side column's moves box needs its rows (8x7's
+        # 12-line box left it one line without its border)
+        self.query_one("#top").styles.height = max(height, BIG_TOP if big else TOP)
 
     def _say_if_too_small(self, width: int, height: int) -> None:
         """A board of another size than 7x6 too large for the terminal says so (once per
