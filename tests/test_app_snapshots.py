@@ -172,3 +172,20 @@ def test_play_dialog_80x24(snap_compare):
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=dialog)
+
+
+def test_paused_search_path_120x40(snap_compare):
+    """The search path of a paused search, its moves numbered as the move list numbers
+    them, down to the (here) row inside its panel (made-up path: no engine)."""
+    from c4tui.engine.seam import PathEntry
+    from test_app_navigator import faked
+
+    moves = (1, 4, 4, 1, 2, 4, 3, 5, 4, 0, 4, 0, 3)  # legal, the game goes on
+    path = tuple(PathEntry(i, c, -1, 1, i % 3) for i, c in enumerate(moves))
+    app = faked("4453", (*path, PathEntry(len(moves), -1, -1, 1, 0)))
+
+    async def show(pilot) -> None:
+        app.show()
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(120, 40), run_before=show)
