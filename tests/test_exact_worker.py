@@ -139,10 +139,11 @@ def test_playing_the_pondered_move_turns_it_into_the_wanted_solve():
         assert w.entry(first).status is ExactStatus.SOLVING  # shown as being solved
         w.tick()  # its own position now: not stopped
         assert not solver.stopped.is_set()
+        told = len(done)  # (the UI is told of every job begun and every column solved too)
         solver.release.set()
         wait_for(lambda: w.entry(first).status is ExactStatus.DONE, "the move's values")
         assert solver.calls.count(first.key()) == 1  # not solved twice
-        assert len(done) == 2  # the position, then the move played
+        wait_for(lambda: len(done) > told, "the UI told of the move's values")
     finally:
         w.shutdown()
 

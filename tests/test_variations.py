@@ -314,7 +314,7 @@ async def test_keys_make_switch_promote_delete_and_comment_variations():
         await pilot.press(*"sharp", "enter")
         assert "(2. g1 {sharp}) c1" in moves_text(app)
         await pilot.press("D")
-        assert "variation from move 3 (1 moves" in app.last_message
+        assert app.last_message == "deleted the variation from 2. g1 (1 move; u undoes)"
         assert moves_text(app).endswith("1. d1 d2 2. e1 c1") and app.model.ply == 2
         await pilot.press("u")  # the deletion, then the comment, come back undone
         assert "(2. g1 {sharp})" in moves_text(app)
