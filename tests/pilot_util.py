@@ -4,6 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import time
+from collections.abc import Callable
+
+#: How long a pilot test waits for the engine to load: a cold numba cache compiles every
+#: kernel first.
+LOAD_TIMEOUT = 240.0
 
 
 def sync(fn):
@@ -20,3 +26,23 @@ def screen_text(app) -> str:
     """What the terminal shows (every layer: toasts, the help panel), as plain text lines."""
     strips = app.screen._compositor.render_strips()
     return "\n".join("".join(seg.text for seg in strip) for strip in strips)
+
+
+async def wait_for(pilot, cond: Callable[[], object], timeout: float, what: str) -> None:
+    """Let the app run until ``cond()`` holds; AssertionError naming ``what`` after
+    ``timeout`` seconds."""
+    end = time.monotonic() + timeout
+    while not cond():
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out waiting for {what}")
+        await pilot.pause(0.05)
+
+
+def engine_ready(app) -> bool:
+    """The built-in engine has loaded and its search can run (a failed load fails the
+    test with the engine's message)."""
+    from c4tui.app.engine_view import EngineState
+
+    view = app.bridge.view(app.position)
+    assert view.state not in (EngineState.FAILED, EngineState.NOT_AVAILABLE), view.message
+    return view.state is EngineState.READY and view.search_available

@@ -15,7 +15,7 @@ import pytest
 from c4tui.engine.geometry import WIDTH
 from c4tui.engine.position import Position
 from c4tui.engine.seam import Band, Score, SearchState
-from pilot_util import sync
+from pilot_util import LOAD_TIMEOUT, engine_ready, sync, wait_for
 
 from c4tui.app import C4App, SearchSettings
 from c4tui.app.engine_view import EngineState, EngineView, ExactEntry, ExactStatus
@@ -25,7 +25,6 @@ from c4tui.app.settings import EXACT_BUDGET
 
 pytestmark = pytest.mark.usefixtures("tmp_home")
 
-LOAD_TIMEOUT = 240.0  # a cold numba cache compiles every kernel first
 #: What "at once" means for the first values (the quick pass takes a fraction of it).
 FIRST_VALUES = 2.0
 #: A value cell under the board: exact (``W3`` ``L17`` ``=`` ``W3r``) or approximate.
@@ -49,20 +48,6 @@ def value_row(app: C4App) -> list[str]:
     # the cells are centred under the numbers: cut the row at the numbers' positions
     cols = [lines[numbers].index(str(c + 1)) for c in range(WIDTH)]
     return [row[max(0, x - 2):x + 3].strip() for x in cols]
-
-
-async def wait_for(pilot, cond, timeout: float, what: str) -> None:
-    end = time.monotonic() + timeout
-    while not cond():
-        if time.monotonic() > end:
-            raise AssertionError(f"timed out waiting for {what}")
-        await pilot.pause(0.05)
-
-
-def engine_ready(app: C4App) -> bool:
-    view = app.bridge.view(app.position)
-    assert view.state not in (EngineState.FAILED, EngineState.NOT_AVAILABLE), view.message
-    return view.state is EngineState.READY and view.search_available
 
 
 @pytest.mark.usefixtures("no_books")

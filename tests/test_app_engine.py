@@ -6,32 +6,14 @@ for that, so the first test also measures nothing but correctness.
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from c4tui.engine.position import Position
-from pilot_util import sync
+from pilot_util import LOAD_TIMEOUT, engine_ready, sync, wait_for
 
 from c4tui.app import C4App, SearchSettings
-from c4tui.app.engine_view import EngineState
 
 pytestmark = pytest.mark.usefixtures("tmp_home")
 
-LOAD_TIMEOUT = 240.0  # a cold numba cache compiles every kernel first
-
-
-async def wait_for(pilot, cond, timeout: float, what: str) -> None:
-    end = time.monotonic() + timeout
-    while not cond():
-        if time.monotonic() > end:
-            raise AssertionError(f"timed out waiting for {what}")
-        await pilot.pause(0.05)
-
-
-def engine_ready(app: C4App) -> bool:
-    view = app.bridge.view(app.position)
-    assert view.state not in (EngineState.FAILED, EngineState.NOT_AVAILABLE), view.message
-    return view.state is EngineState.READY and view.search_available
 
 
 def snap(app: C4App):

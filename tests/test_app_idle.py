@@ -9,22 +9,13 @@ import time
 
 import pytest
 from c4tui.engine.position import Position
-from pilot_util import sync
+from pilot_util import LOAD_TIMEOUT, sync, wait_for
 
 from c4tui.app import C4App, SearchSettings
 from c4tui.app.engine_view import EngineState, ExactStatus
 
 pytestmark = pytest.mark.usefixtures("tmp_home")
 
-LOAD_TIMEOUT = 240.0  # a cold numba cache compiles every kernel first
-
-
-async def wait_for(pilot, cond, timeout: float, what: str) -> None:
-    end = time.monotonic() + timeout
-    while not cond():
-        if time.monotonic() > end:
-            raise AssertionError(f"timed out waiting for {what}")
-        await pilot.pause(0.05)
 
 
 def count_ticks(app: C4App) -> list[float]:

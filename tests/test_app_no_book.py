@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import io
 import re
-import time
 
 import pytest
 from c4tui.engine.position import Position
 from c4tui.engine.seam import Source
-from pilot_util import sync
+from pilot_util import LOAD_TIMEOUT, sync, wait_for
 
 from c4tui.app import C4App
 from c4tui.app.engine_view import EngineState, ExactStatus
@@ -18,7 +17,6 @@ from c4tui.cli import main
 
 pytestmark = pytest.mark.usefixtures("tmp_home")
 
-LOAD_TIMEOUT = 240.0  # a cold numba cache compiles every kernel first
 
 
 def screen_text(app: C4App) -> str:
@@ -35,14 +33,6 @@ def keys_panel_text(app: C4App) -> str:
     console = Console(width=panel.content_size.width, record=True, file=io.StringIO())
     console.print(panel.query_one("BindingsTable").render())
     return " ".join(console.export_text().split())
-
-
-async def wait_for(pilot, cond, timeout: float, what: str) -> None:
-    end = time.monotonic() + timeout
-    while not cond():
-        if time.monotonic() > end:
-            raise AssertionError(f"timed out waiting for {what}")
-        await pilot.pause(0.05)
 
 
 def test_no_book_reaches_the_app(monkeypatch):
