@@ -87,9 +87,12 @@ def test_setoption_names_ignore_case_and_values_are_checked(engine):
     engine.send("setoption name THREADS value 2")
     engine.send("setoption name exact value TRUE")
     assert errors(engine.ask("isready", "readyok")) == []
-    for bad, says in [("setoption name Hash value 0", "outside 1-4096"),
-                      ("setoption name Hash value lots", "not a whole number"),
-                      ("setoption name Exact value maybe", "not true or false"),
+    # the command line's one form: "<option> <value>: <reason>"
+    for bad, says in [("setoption name Hash value 0",
+                       "option Hash 0: out of range (1 to 4,096 MB)"),
+                      ("setoption name Hash value lots", "option Hash 'lots': not a whole number"),
+                      ("setoption name Exact value maybe",
+                       "option Exact 'maybe': not true or false"),
                       ("setoption name Colour value red", "unknown option"),
                       ("setoption Hash 3", "expected 'setoption name")]:
         engine.send(bad)

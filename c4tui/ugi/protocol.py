@@ -55,6 +55,7 @@ class Option:
     default: int | bool
     lo: int = 0
     hi: int = 0
+    unit: str = ""  #: said after the range in an error (``MB``)
 
     def line(self) -> str:
         if self.kind == "check":
@@ -64,23 +65,24 @@ class Option:
 
     def parse(self, text: str) -> int | bool:
         """The value of ``setoption ... value text``; ValueError saying what is wrong."""
+        # The command line's one form, "<option> <value>: <reason>" (c4tui/cli/errors.py).
         if self.kind == "check":
             if text.lower() not in ("true", "false"):
-                raise ValueError(f"option {self.name}: {shown(text)} is not true or false")
+                raise ValueError(f"option {self.name} {shown(text)}: not true or false")
             return text.lower() == "true"
         n = small_int(text.strip(), signed=True)
         if n is None:
-            raise ValueError(f"option {self.name}: {shown(text)} is not a whole number")
+            raise ValueError(f"option {self.name} {shown(text)}: not a whole number")
         if not self.lo <= n <= self.hi:
-            raise ValueError(f"option {self.name}: {clip(text.strip())} is outside "
-                             f"{self.lo}-{self.hi}")
+            raise ValueError(f"option {self.name} {clip(text.strip())}: out of range "
+                             f"({self.lo:,} to {self.hi:,}{self.unit and ' ' + self.unit})")
         return n
 
 
 #: The options, in the order ``ugi`` lists them.
 OPTIONS = (
     # MB for each search's table: the solver's and the analysis search's tables 1-2.
-    Option("Hash", "spin", DEFAULT_HASH_MB, 1, MAX_HASH_MB),
+    Option("Hash", "spin", DEFAULT_HASH_MB, 1, MAX_HASH_MB, "MB"),
     # Threads of the exact solver, up to MAX_THREADS (MILTON's search uses one).
     Option("Threads", "spin", 1, 1, MAX_THREADS),
     # true: perfect play from the exact solver and the books; false: the analysis search
