@@ -85,7 +85,7 @@ def parse_go(words: list[str]) -> GoLimits:
         text = words[i + 1]
         n = small_int(text, signed=True)
         if n is None:
-            raise ValueError(f"go: {word} {shown(text)} is not a whole number")
+            raise ValueError(f"go: {word} {shown(text)}: not a whole number")
         if word == "depth" and not 1 <= n <= SIZE:
             raise ValueError(f"go: depth {clip(text)}: expected 1 to {SIZE} plies")
         if word == "nodes" and not 1 <= n <= MAX_NODE_LIMIT:
