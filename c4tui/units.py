@@ -27,6 +27,8 @@ __all__ = ["MAX_HASH_MB", "MAX_NODE_LIMIT", "PERFECT", "UnitError", "parse_count
            "parse_strength"]
 
 _SUFFIXES = {"k": 10**3, "m": 10**6, "g": 10**9}
+#: Units a size in MB may carry (longest first): mebibytes as written, gibibytes x 1024.
+_MB_SUFFIXES = (("mib", 1), ("gib", 1024), ("mb", 1), ("gb", 1024), ("m", 1), ("g", 1024))
 #: The longest text read as a number: any value in range, however written, is shorter.
 MAX_NUMBER_CHARS = 256
 
@@ -90,13 +92,24 @@ def parse_count(text: str, what: str, lo: int = 1, hi: int = MAX_NODE_LIMIT) -> 
 
 
 def parse_mb(text: str, what: str, lo: int = 1, hi: int = MAX_HASH_MB) -> int:
-    """A size in whole megabytes (MiB), such as ``64`` or ``1e3``; no suffixes.
+    """A size in whole megabytes (MiB), such as ``64``, ``1e3``, ``64M`` (as the status line
+    writes it), ``64 MB`` or ``1G`` (1024 MB).
 
     A fraction is an error rather than silently rounded: tables come in whole MB.
     """
     full = str(text).strip()
     shown = _clip(full)
-    value = _decimal(full.replace("_", ""), what, shown)
+    t = full.lower().replace("_", "")
+    mult = 1
+    for suffix, factor in _MB_SUFFIXES:
+        if t.endswith(suffix):
+            t, mult = t[: -len(suffix)].rstrip(), factor
+            break
+    value = _decimal(t, what, shown)
+    try:
+        value *= mult
+    except DecimalException:  # beyond Decimal's exponent range: too large anyway
+        raise UnitError(what, shown, f"out of range ({lo:,} to {hi:,} MB)") from None
     return _whole(value, lo, hi, what, shown, " MB")
 
 

@@ -227,6 +227,13 @@ async def test_node_limit_and_hash_prompts_validate():
         await pilot.press("enter")
         await pilot.pause()
         assert "hash size: 100000 is out of range" in app.last_error
+        # a size as the status line writes it ("hash 16M") is taken (issue 24, item 7)
+        await pilot.press("H")
+        await pilot.pause()
+        app.screen.query_one("#prompt-input").value = "64M"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.settings.hash_mb == 64
 
 
 @sync

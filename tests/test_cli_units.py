@@ -51,11 +51,16 @@ def test_mb():
     assert parse_mb("64", "--hash") == 64
     assert parse_mb("1e3", "--hash") == 1000
     assert parse_mb(str(MAX_HASH_MB), "--hash") == MAX_HASH_MB
+    # as the status line writes sizes ("hash 16M"), with a unit (issue 24, item 7)
+    for text, mb in (("64M", 64), ("64 MB", 64), ("64mib", 64), ("1G", 1024), ("4GB", 4096)):
+        assert parse_mb(text, "--hash") == mb, text
     for text, message in (("1.5", "--hash: 1.5 is not a whole number of MB"),
                           ("0.5", "--hash: 0.5 is out of range (1 to 4,096 MB)"),
                           ("0", "out of range"), ("-1", "out of range"),
                           ("4097", "out of range"), ("1.0e400", "out of range"),
-                          ("nan", "is not a number"), ("64M", "'64M' is not a number")):
+                          ("nan", "is not a number"), ("64k", "'64k' is not a number"),
+                          ("5G", "5G is out of range (1 to 4,096 MB)"),
+                          ("MB", "'MB' is not a number")):
         with pytest.raises(UnitError) as info:
             parse_mb(text, "--hash")
         assert message in str(info.value), (text, str(info.value))

@@ -29,7 +29,7 @@ from c4tui.units import (
 from .errors import bad_value, check_range, fail
 
 NODES_HELP = "e.g. 500k, 2M, 1e6"
-HASH_HELP = f"in whole MB, 1-{MAX_HASH_MB}"
+HASH_HELP = f"in whole MB, 1-{MAX_HASH_MB}: 64, 64M or 1G"
 STRENGTH_HELP = "perfect, or the search's nodes: 1k, 10k, 100k, 1M"
 #: ``--play``'s values: the engine's side (0 White, 1 Black)
 SIDES = {"white": 0, "black": 1}
