@@ -113,6 +113,26 @@ async def test_every_change_is_autosaved_and_a_clean_quit_removes_it(tmp_path):
     assert not autosave.path.exists() and not list((tmp_path / "auto").iterdir())
 
 
+def test_lock_files_of_killed_sessions_do_not_pile_up(tmp_path):
+    """A session killed with nothing to save leaves only its lock file; the next start
+    removes it, but never a held lock, a fresh one or one beside an autosave."""
+    directory = tmp_path / "auto"
+    running = Autosave(directory)
+    assert running.start() is None  # holds its lock, has saved nothing yet
+    killed = Autosave(directory)
+    assert killed.start() is None
+    killed.close()  # its process died: the lock file stays, nobody holds it
+    old = time.time() - 3600
+    for path in directory.glob("session-*.lock"):
+        os.utime(path, (old, old))
+    fresh = directory / "session-1-fresh.lock"
+    fresh.touch()  # a workstation that has just made it and is about to lock it
+    assert find_orphan(directory) is None
+    left = sorted(p.name for p in directory.iterdir())
+    assert left == sorted([running.path.with_suffix(".lock").name, fresh.name]), left
+    running.remove()
+
+
 @sync
 async def test_a_running_session_is_not_offered_and_an_ended_one_is(tmp_path):
     directory = tmp_path / "auto"

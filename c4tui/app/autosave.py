@@ -24,6 +24,7 @@ import fcntl
 import os
 import secrets
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -290,12 +291,40 @@ class Orphan:
             self._lock_fd = None
 
 
+#: A lock file older than this may be removed when no session holds it (a newer one may
+#: belong to a workstation between creating its lock file and taking the lock).
+STALE_LOCK_SECONDS = 60.0
+
+
+def _remove_stale_locks(directory: Path) -> None:
+    """Remove the lock files of sessions that ended without a clean quit and left no
+    autosave (killed with nothing to save): each session makes one, so they would pile
+    up. Held locks, recent ones and those beside an autosave are kept."""
+    try:
+        locks = list(directory.glob("session-*.lock"))
+    except OSError:
+        return
+    now = time.time()
+    for lock in locks[:10_000]:  # bounded, whatever a directory holds
+        with contextlib.suppress(OSError):
+            if lock.with_suffix(".c4g").exists() or now - lock.stat().st_mtime < STALE_LOCK_SECONDS:
+                continue
+            fd = _lock(lock)
+            if fd is None:  # a workstation running now
+                continue
+            try:
+                lock.unlink()
+            finally:
+                os.close(fd)
+
+
 def find_orphan(directory: Path | None = None,
                 warn: Callable[[str], None] | None = None) -> Orphan | None:
     """The newest autosave whose session is not running, claimed (its lock taken) so that
     no other workstation offers it too; None if there is none. An autosave that cannot be
     read is set aside with a warning (``warn``), never offered again, never deleted."""
     directory = directory or autosave_dir()
+    _remove_stale_locks(directory)
     try:
         candidates = sorted(directory.glob("session-*.c4g"),
                             key=lambda p: p.stat().st_mtime, reverse=True)
