@@ -38,6 +38,12 @@ async def wait_for(pilot, cond: Callable[[], object], timeout: float, what: str)
         await pilot.pause(0.05)
 
 
+async def until(pilot, cond: Callable[[], object], what: str, seconds: float = 10.0) -> None:
+    """:func:`wait_for` with a bound for work that is quick (a worker reading a file, a
+    dialog closing)."""
+    await wait_for(pilot, cond, seconds, what)
+
+
 def engine_ready(app) -> bool:
     """The built-in engine has loaded and its search can run (a failed load fails the
     test with the engine's message)."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 from c4tui.engine.position import Position
-from pilot_util import sync
+from pilot_util import sync, until
 from textual import events
 from textual.command import CommandList, CommandPalette
 from textual.screen import ModalScreen
@@ -43,13 +43,6 @@ async def settle(pilot, app: C4App) -> None:
     for _ in range(3):
         await pilot.pause()
 
-
-async def until(pilot, cond, what: str) -> None:
-    for _ in range(200):
-        if cond():
-            return
-        await pilot.pause(0.02)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def on_main_screen(app: C4App) -> bool:

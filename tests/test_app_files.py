@@ -7,7 +7,7 @@ import os
 
 import pytest
 from c4tui.engine.position import Position
-from pilot_util import sync
+from pilot_util import sync, until
 
 from c4tui import gamefile, recent
 from c4tui.app import C4App
@@ -26,14 +26,6 @@ pytestmark = pytest.mark.usefixtures("tmp_home")
 def make_app(moves: str = "4453") -> C4App:
     return C4App(Position.from_moves(moves), engine=False)
 
-
-async def until(pilot, cond, what: str) -> None:
-    """Let the app run until ``cond()`` (the tree loads its folders in a thread)."""
-    for _ in range(200):
-        if cond():
-            return
-        await pilot.pause(0.02)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 async def open_picker(app: C4App, pilot, key: str) -> GameTree:

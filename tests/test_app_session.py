@@ -17,7 +17,7 @@ import time
 
 import pytest
 from c4tui.engine.position import Position
-from pilot_util import sync
+from pilot_util import sync, until
 
 from c4tui import gamefile
 from c4tui.app import C4App
@@ -29,13 +29,6 @@ from c4tui.gamefile import Game, save_game
 
 pytestmark = pytest.mark.usefixtures("tmp_home")
 
-
-async def until(pilot, cond, what: str, seconds: float = 10.0) -> None:
-    for _ in range(int(seconds / 0.02)):
-        if cond():
-            return
-        await pilot.pause(0.02)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def autosaved(autosave: Autosave) -> Session | None:

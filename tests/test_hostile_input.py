@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from c4tui.engine.position import IllegalMoveError, Position
-from pilot_util import sync
+from pilot_util import sync, until
 
 from c4tui import gamefile, recent
 from c4tui.app import C4App
@@ -41,14 +41,6 @@ def c4tui(*args: str, stdin: str | bytes | None = None, env: dict[str, str] | No
                           capture_output=True, text=True, timeout=timeout,
                           env={**os.environ, **(env or {})}, **kw)  # type: ignore[arg-type]
 
-
-async def until(pilot, cond, what: str) -> None:
-    """Let the app run until ``cond()`` (files are read in worker threads)."""
-    for _ in range(500):
-        if cond():
-            return
-        await pilot.pause(0.02)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def one_line_error(proc: subprocess.CompletedProcess[str], *parts: str) -> str:
