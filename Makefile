@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint bench clean fuzz
+.PHONY: run test typecheck lint bench clean fuzz
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,8 +18,16 @@ run: $(VENV)/.installed
 # Installs nothing outside .venv: the browser test of `c4tui serve` skips, saying how to
 # install Debian's chromium and chromium-driver, when they are missing (CI's .ci/run
 # installs them first, and under CI=true a missing browser fails the test).
-test: $(VENV)/.installed
+test: typecheck
 	$(BIN)/pytest -q $(PYTEST_ARGS)
+
+# mypy sees the package as installed (engine/ and book/ are c4tui.engine and c4tui.book):
+# .typecheck/c4tui links each entry of c4tui/ and the two top-level packages.
+typecheck: $(VENV)/.installed
+	@rm -rf .typecheck && mkdir -p .typecheck/c4tui
+	@for f in c4tui/*; do ln -s "../../$$f" ".typecheck/c4tui/$${f#c4tui/}"; done
+	@ln -s ../../engine .typecheck/c4tui/engine && ln -s ../../book .typecheck/c4tui/book
+	cd .typecheck && ../$(BIN)/mypy --config-file ../pyproject.toml --cache-dir ../.mypy_cache -p c4tui
 
 # The long run of the fuzzers and crash tests (docs/reliability.md): at least 10,000 random
 # cases per surface instead of the small deterministic share of `make test` (about 50 min
