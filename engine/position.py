@@ -21,6 +21,7 @@ from collections.abc import Iterable, Iterator
 from .geometry import (
     BOARD,
     BOTTOM,
+    CENTER_ORDER,
     COLUMN_NAMES,
     H1,
     HEIGHT,
@@ -54,6 +55,13 @@ def winning_squares(stones: int, mask: int) -> int:
         r |= t & (p << shift)
         r |= t & (p >> 3 * shift)
     return r & (BOARD ^ mask)
+
+
+def can_win_next(current: int, mask: int) -> bool:
+    """Whether the side to move, whose discs are ``current``, completes a four with its
+    next disc (Pons's ``canWinNext``): a win at once. The books' loops call it on the two
+    words; a :class:`Position` has :meth:`Position.can_win_next`."""
+    return bool(winning_squares(current, mask) & (mask + BOTTOM) & BOARD)
 
 
 def has_four(stones: int) -> bool:
@@ -163,16 +171,10 @@ class Position:
             if token.rstrip(".").isdigit():
                 continue  # a move number
             n += 1
-            square = parse_square(token)
-            if square is None:
-                raise IllegalMoveError(
-                    f"move {n} {shown(token)}: not a square (expected {SQUARE_RANGE})")
-            col, row = square
-            if pos.can_play(col) and pos.height(col) != row:
-                raise IllegalMoveError(
-                    f"move {n} {token!r}: a disc in column {COLUMN_NAMES[col]} lands on "
-                    f"{square_name(col, pos.height(col))}"
-                )
+            try:
+                col = pos.parse_move(token)
+            except IllegalMoveError as exc:
+                raise IllegalMoveError(f"move {n} {exc}") from None
             pos._play_checked(col, n)
         return pos
 
@@ -255,6 +257,17 @@ class Position:
         landing = (self.mask + bottom_bit(col)) & column_bits(col)
         return bool(winning_squares(self.current, self.mask) & landing)
 
+    def can_win_next(self) -> bool:
+        """Whether the side to move completes a four with its next disc (a win at once;
+        never once the game is over)."""
+        return not self.is_over and can_win_next(self.current, self.mask)
+
+    def winning_move(self) -> int | None:
+        """The most central column (0-based) that completes a four now, or ``None``."""
+        if not self.can_win_next():
+            return None
+        return next(c for c in CENTER_ORDER if self.is_winning_move(c))
+
     def threats(self, player: int) -> int:
         """Empty squares that would complete a four for ``player`` (bitboard)."""
         return winning_squares(self.stones(player), self.mask)
@@ -285,6 +298,45 @@ class Position:
             heights[c] += 1
 
     # -------------------------------------------------------------------- notations
+    def parse_move(self, word: str) -> int:
+        """The column (0-based) of a move written as the square its disc lands on here
+        (``d1``, any case): the one reading of a square as a move, for every notation.
+
+        Raises :class:`IllegalMoveError` naming the word and why: ``'h1': not a square
+        (expected a1-g6)``, ``'d3': a disc in column d lands on d2``, ``'d6': column d is
+        full``, ``'d1': the game is over (White has won)``. Callers put ``move N`` before it.
+        """
+        square = parse_square(word)
+        if square is None:
+            raise IllegalMoveError(f"{shown(word)}: not a square (expected {SQUARE_RANGE})")
+        col, row = square
+        if self.is_over:
+            why = ("the board is full" if self._winner is None
+                   else f"{PLAYER_NAMES[self._winner]} has won")
+            raise IllegalMoveError(f"{shown(word)}: the game is over ({why})")
+        if not self.can_play(col):
+            raise IllegalMoveError(f"{shown(word)}: column {COLUMN_NAMES[col]} is full")
+        if self.height(col) != row:
+            raise IllegalMoveError(f"{shown(word)}: a disc in column {COLUMN_NAMES[col]} "
+                                   f"lands on {self.landing_square(col)}")
+        return col
+
+    def landing_square(self, col: int) -> str:
+        """The square a disc dropped in column ``col`` (0-based, not full) lands on: ``d1``."""
+        return square_name(col, self.height(col))
+
+    def line_squares(self, cols: Iterable[int]) -> list[str]:
+        """A line of moves (0-based columns) played from here, as the squares they land on
+        (``["d1", "d2", "e1"]``), up to its first move that cannot be played."""
+        p = self.copy()
+        out: list[str] = []
+        for col in cols:
+            if p.is_over or not p.can_play(col):
+                break
+            out.append(p.landing_square(col))
+            p.play(col)
+        return out
+
     def digits(self) -> str:
         """The move sequence as a digit string (``"4453"``)."""
         return "".join(MOVE_CHARS[c] for c in self.history)

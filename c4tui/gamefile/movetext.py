@@ -15,21 +15,13 @@ from __future__ import annotations
 
 import re
 import textwrap
+from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import NamedTuple
 
-from c4tui.engine.geometry import COLUMN_NAMES
-from c4tui.engine.position import (
-    COLUMN_RANGE,
-    MOVE_CHARS,
-    SQUARE_RANGE,
-    IllegalMoveError,
-    Position,
-    parse_square,
-    shown,
-    square_name,
-)
+from c4tui.engine.position import COLUMN_RANGE, MOVE_CHARS, IllegalMoveError, Position
 
-from .tree import Node, Path, clean_comment, walk
+from .tree import Item, Node, Path, clean_comment, walk
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 #: Words (moves, numbers, comments) and brackets one move text may hold: far more than any
@@ -202,14 +194,10 @@ class _Builder:
         for word in tok.text.split(","):
             if not word or word.rstrip(".…").isdigit():
                 continue  # a move number: 1. or 2... (not checked)
-            where = f"move {self.pos.ply + 1} {shown(word)}"
-            square = parse_square(word)
-            if square is None:
-                raise MoveTextError(tok.line, f"{where}: not a square (expected {SQUARE_RANGE})")
-            col, row = square
-            if self.pos.can_play(col) and self.pos.height(col) != row:
-                raise MoveTextError(tok.line, f"{where}: a disc in column {COLUMN_NAMES[col]} "
-                                    f"lands on {square_name(col, self.pos.height(col))}")
+            try:
+                col = self.pos.parse_move(word)
+            except IllegalMoveError as exc:
+                raise MoveTextError(tok.line, f"move {self.pos.ply + 1} {exc}") from None
             self._play(col, tok.line)
 
     def _play(self, col: int, line: int) -> None:
@@ -221,29 +209,58 @@ class _Builder:
         self.moved = True
 
 
+class Word(NamedTuple):
+    """A word of the move text: ``kind`` is ``number`` (``2.``), ``move`` (the square
+    played), ``comment`` (one word of a comment, the braces on its first and last word),
+    ``(`` or ``)``; ``item`` is the step of :func:`~c4tui.gamefile.tree.walk` it writes."""
+
+    kind: str
+    text: str
+    item: Item
+
+
+def move_number(ply: int, compact: bool = False) -> str:
+    """The number of the move made at 0-based ``ply``: ``3.`` for White's third move,
+    ``2...`` for Black's second (``2…`` when ``compact``: the screen's)."""
+    return f"{ply // 2 + 1}." if ply % 2 == 0 else f"{ply // 2 + 1}{'…' if compact else '...'}"
+
+
+def movetext_words(root: Node, compact: bool = False) -> Iterator[Word]:
+    """The tree's move text as words, in PGN order: the one writer of a game's moves, for
+    the file (:func:`format_movetext`) and the screen (the app's move list, ``compact``).
+
+    White's moves are numbered. A Black move is numbered where it starts a variation and,
+    in the file (PGN's convention), also after a comment or a variation: ``2... e2``; the
+    screen's compact form numbers it only at a variation's start, with ``…``.
+    """
+    number = True  # a Black move needs its number here
+    for item in walk(root):
+        if item.kind == "move":
+            if item.ply % 2 == 0 or number:
+                yield Word("number", move_number(item.ply, compact), item)
+            yield Word("move", item.square, item)
+            number = False
+        elif item.kind == "comment":
+            yield from (Word("comment", w, item) for w in _comment_words(item.node.comment))
+            number = number or not compact
+        else:  # "(" or ")"
+            yield Word(item.kind, item.kind, item)
+            number = item.kind == "(" or not compact
+
+
 def format_movetext(root: Node, result: str, width: int = 78) -> str:
     """The tree's move text, PGN style, ending with ``result``, wrapped at ``width``
     (a line breaks between words only, so a long comment word may pass it)."""
     words: list[str] = []
-    number = True  # a Black move needs its number here
     glue = False  # the next word follows a "(" directly
-    for item in walk(root):
-        if item.kind == "move":
-            ply = item.ply
-            head = (f"{ply // 2 + 1}." if ply % 2 == 0
-                    else f"{ply // 2 + 1}..." if number else "")
-            for w in filter(None, (head, item.square)):
-                words.append(("(" if glue else "") + w)
-                glue = False
-            number = False
-        elif item.kind == "comment":
-            words.extend(_comment_words(item.node.comment))
-            number = True
-        elif item.kind == "(":
-            glue, number = True, True
-        else:
+    for word in movetext_words(root):
+        if word.kind == ")":
             words[-1] += ")"
-            number = True
+        elif word.kind == "(":
+            glue = True
+        else:
+            words.append(("(" if glue else "") + word.text)
+            glue = False
     words.append(result)
     return textwrap.fill(" ".join(words), width, break_long_words=False,
                          break_on_hyphens=False)

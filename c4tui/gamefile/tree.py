@@ -17,7 +17,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
-from c4tui.engine.geometry import COLUMN_NAMES
+from c4tui.engine.geometry import WIDTH
+from c4tui.engine.position import square_name
 
 Path = tuple[int, ...]
 
@@ -163,7 +164,7 @@ def walk(root: Node) -> Iterator[Item]:
     ``(`` ... ``)``, then the line goes on. The root's comment comes first."""
     if root.comment:
         yield Item("comment", (), root, 0, "")
-    yield from _line(root, (), 0, [0] * len(COLUMN_NAMES))
+    yield from _line(root, (), 0, [0] * WIDTH)
 
 
 def _line(parent: Node, path: Path, ply: int, heights: list[int]) -> Iterator[Item]:
@@ -187,6 +188,6 @@ def _line(parent: Node, path: Path, ply: int, heights: list[int]) -> Iterator[It
 
 def _move(node: Node, path: Path, ply: int, heights: list[int]) -> Iterator[Item]:
     """The move (``heights``: the discs per column before it) and its comment."""
-    yield Item("move", path, node, ply, f"{COLUMN_NAMES[node.col]}{heights[node.col] + 1}")
+    yield Item("move", path, node, ply, square_name(node.col, heights[node.col]))
     if node.comment:
         yield Item("comment", path, node, ply, "")
