@@ -23,6 +23,7 @@ from c4tui.book.enumeration import enumerate_positions
 from c4tui.book.format import NO_SCORE, encode
 from c4tui.engine.geometry import BOARD, BOTTOM, SIZE
 from c4tui.engine.position import Position, winning_squares
+from waiting import children, wait_until
 
 ROOT = "536651266724315115167475513262"
 PLY = 34
@@ -63,7 +64,7 @@ class RefSolver:
         self.calls += 1
         if self.fail_after is not None and self.calls > self.fail_after:
             raise KeyboardInterrupt  # as if Ctrl-C arrived in the middle of a block
-        if self.delay:
+        if self.delay:  # the work of a real solve: a build long enough to interrupt
             time.sleep(self.delay)
         n = len(self.memo)
         return RefResult(self._neg(pos.current, pos.mask, pos.ply), len(self.memo) - n + 1)
@@ -175,15 +176,9 @@ def test_worker_processes_and_sigterm_resume(tmp_path, reference_book):
     )
     proc = subprocess.Popen([sys.executable, "-c", code, str(HERE), str(out)])
     ck_path = out.with_suffix(".c4ck")
-    deadline = time.monotonic() + 120
-    solved = 0
-    while time.monotonic() < deadline and proc.poll() is None:
-        if ck_path.exists():
-            solved = Checkpoint.load(ck_path).solved  # always readable: atomic writes
-            if solved >= 6:
-                break
-        time.sleep(0.05)
-    assert proc.poll() is None, "the build ended before it could be interrupted"
+    # the checkpoint is always readable (atomic writes); the process ending first fails
+    wait_until(lambda: ck_path.exists() and Checkpoint.load(ck_path).solved >= 6, 120,
+               "6 positions in the checkpoint", proc=proc)
     proc.send_signal(signal.SIGTERM)
     assert proc.wait(timeout=60) == 3
     ck = Checkpoint.load(ck_path)
@@ -303,13 +298,6 @@ def test_second_build_on_the_same_checkpoint_is_refused(tmp_path):
     assert _build(tmp_path).finished  # the lock is gone with its holder
 
 
-def _children(pid: int) -> set[int]:
-    kids: set[int] = set()
-    for task in Path(f"/proc/{pid}/task").glob("*"):
-        kids |= {int(x) for x in (task / "children").read_text().split()}
-    return kids
-
-
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux /proc")
 def test_killed_build_leaves_no_workers(tmp_path):
     """kill -9 of a build on a local Dask cluster: its worker processes (children of the
@@ -323,19 +311,20 @@ def test_killed_build_leaves_no_workers(tmp_path):
         " progress=False, solver_factory=t.slow_ref_factory)"
     )
     proc = subprocess.Popen([sys.executable, "-c", code, str(HERE), str(out)])
-    deadline = time.monotonic() + 60
-    workers: set[int] = set()
-    while time.monotonic() < deadline and len(workers) < 2:
-        workers = {k for k in _children(proc.pid) if "spawn_main" in _cmdline(k)}
-        time.sleep(0.05)
-    assert len(workers) == 2
+    workers = wait_until(lambda: w if len(w := spawned_workers(proc.pid)) == 2 else None,
+                         60, "two worker processes", proc=proc)
     proc.kill()
     proc.wait()
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline and any(Path(f"/proc/{w}").exists() for w in workers):
-        time.sleep(0.05)
-    alive = [w for w in workers if Path(f"/proc/{w}").exists() and _state(w) != "Z"]
-    assert not alive, f"orphaned workers {alive}"
+
+    def alive() -> list[int]:  # a zombie is dead (its parent, gone, cannot reap it)
+        return [w for w in workers if _state(w) not in ("Z", "gone")]
+
+    wait_until(lambda: not alive(), 20, "the workers to end with the build")
+
+
+def spawned_workers(pid: int) -> set[int]:
+    """The Dask worker processes that ``pid`` (a build on a local cluster) spawned."""
+    return {k for k in children(pid) if "spawn_main" in _cmdline(k)}
 
 
 def _cmdline(pid: int) -> str:

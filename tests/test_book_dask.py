@@ -27,6 +27,7 @@ from pathlib import Path
 import pytest
 from c4tui.book.builder import build_book
 from c4tui.book.checkpoint import Checkpoint
+from waiting import wait_until
 
 HERE = Path(__file__).resolve().parent
 BIN = Path(sys.executable).parent
@@ -80,13 +81,8 @@ def _solved(ck: Path) -> int:
 
 def _wait_solved(proc: subprocess.Popen, ck: Path, at_least: int, seconds: float = 120) -> int:
     """Wait until the build's checkpoint has ``at_least`` positions; fail if it ends first."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline and proc.poll() is None:
-        if (n := _solved(ck)) >= at_least:
-            return n
-        time.sleep(0.05)
-    raise AssertionError(f"the build ended or stalled before {at_least} positions "
-                         f"(exit {proc.poll()}, {_solved(ck)} solved)")
+    return wait_until(lambda: n if (n := _solved(ck)) >= at_least else 0, seconds,
+                      f"{at_least} positions in the checkpoint", proc=proc)
 
 
 @pytest.fixture(scope="module")
@@ -119,11 +115,16 @@ def _end_groups(procs: list[subprocess.Popen]) -> None:
             os.killpg(p.pid, signal.SIGTERM)
         except ProcessLookupError:
             pass
-    deadline = time.monotonic() + 15
-    while time.monotonic() < deadline and any(_group_members(p.pid) for p in procs):
+
+    def ended() -> bool:
         for p in procs:
-            p.poll()
-        time.sleep(0.1)
+            p.poll()  # reap a leader that has ended: a zombie is no group member
+        return not any(_group_members(p.pid) for p in procs)
+
+    try:
+        wait_until(ended, 15, "the process groups to end on SIGTERM")
+    except AssertionError:
+        pass  # SIGKILL below
     for p in procs:
         try:
             os.killpg(p.pid, signal.SIGKILL)
@@ -154,10 +155,8 @@ def external_cluster(tmp_path_factory):
         start("scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
               "--dashboard-address", "127.0.0.1:0",
               "--idle-timeout", "600s", "--scheduler-file", str(sfile))
-        deadline = time.monotonic() + 90
-        while not sfile.exists() and time.monotonic() < deadline:
-            assert procs[0].poll() is None, (d / "scheduler-0.log").read_text()
-            time.sleep(0.1)
+        wait_until(sfile.exists, 90, "the scheduler's file", proc=procs[0],
+                   detail=(d / "scheduler-0.log").read_text)
         address = json.loads(sfile.read_text())["address"]
         for _ in range(2):
             start("worker", address, "--host", "127.0.0.1", "--nthreads", "1",
@@ -206,7 +205,7 @@ def test_killed_worker_has_its_unit_run_again(tmp_path, in_process_book):
                             start_new_session=True)
     try:
         _wait_solved(proc, out.with_suffix(".c4ck"), 6)
-        workers = [k for k in t._children(proc.pid) if "spawn_main" in t._cmdline(k)]
+        workers = sorted(t.spawned_workers(proc.pid))
         assert len(workers) == 2, workers
         os.kill(workers[0], signal.SIGKILL)
         _, err = proc.communicate(timeout=120)

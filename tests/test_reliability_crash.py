@@ -39,6 +39,7 @@ from c4tui.gamefile import Game, GameFileError, load_game, save_game
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE / "fuzz"))
 from fuzzkit import LONG, count  # noqa: E402
+from waiting import read_line, wait_until  # noqa: E402
 
 KILLS = 150 if LONG else 4
 BOOK_KILLS = 40 if LONG else 1
@@ -70,7 +71,9 @@ def test_kill_during_save_leaves_the_old_or_the_new_game(tmp_path):
     for _ in range(KILLS):
         proc = subprocess.Popen([sys.executable, "-c", _SAVER, str(path), GAME_A, GAME_B],
                                 stdout=subprocess.PIPE)
-        assert proc.stdout.readline() == b"ready\n"
+        assert read_line(proc.stdout, 60, "the saver's 'ready'") == b"ready\n"
+        # the moment of the kill, at random among the saves: not a wait for anything,
+        # the moment is what the test varies
         time.sleep(rng.uniform(0, 0.4))
         proc.send_signal(signal.SIGKILL)
         proc.wait()
@@ -118,22 +121,22 @@ def test_kill_during_book_build_then_resume(tmp_path, reference_bytes, workers):
         out = tmp_path / f"b{i}.c4b"
         proc = subprocess.Popen([sys.executable, "-c", _BUILDER, str(HERE), str(out),
                                  str(workers)], stdout=subprocess.PIPE)
-        assert proc.stdout.readline() == b"ready\n"
-        if workers:  # past the cluster's start (seconds): once it has solved a block
-            ck = out.with_suffix(".c4ck")
-            deadline = time.monotonic() + 120
-            while time.monotonic() < deadline and proc.poll() is None and not (
-                    ck.exists() and Checkpoint.load(ck).solved):
-                time.sleep(0.05)
-            time.sleep(rng.uniform(0, 2.5))  # 42 positions at 0.15 s on two workers: ~3 s
-        else:
-            time.sleep(rng.uniform(0.2, 3.5))  # 42 positions at 0.15 s: about 6 s in all
+        assert read_line(proc.stdout, 120, "the builder's 'ready'") == b"ready\n"
+        # Killed at a random moment of the build, always with something to resume and
+        # before its end: once the checkpoint holds a random number of the 42 positions
+        # (2 to 30), then within the next block of 2 (0.15 s a position; the checkpoint
+        # may be being written).
+        ck = out.with_suffix(".c4ck")
+        at = rng.randrange(2, 32, 2)
+        wait_until(lambda ck=ck, at=at: ck.exists() and Checkpoint.load(ck).solved >= at,
+                   120, f"{at} positions in the checkpoint", proc=proc)
+        time.sleep(rng.uniform(0, 0.3))  # the moment inside a block: not a wait
         proc.send_signal(signal.SIGKILL)
         proc.wait()
         assert not out.exists(), "the build ended before the kill: not a test"
         rep = build_book(t.PLY, out, root=t.ROOT, workers=0, block_size=2, progress=False,
                          solver_factory=t.ref_factory)
-        assert rep.finished
+        assert rep.finished and rep.solved_before >= at  # resumed from the checkpoint
         assert encode(load(out)) == reference_bytes
         count("crash: kill -9 during book build")
 

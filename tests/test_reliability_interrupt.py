@@ -12,11 +12,11 @@ import os
 import signal
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
 import pytest
+from waiting import cpu_seconds, read_line, wait_until
 
 ROOT = Path(__file__).resolve().parents[1]
 C4TUI = str(Path(sys.executable).with_name("c4tui"))
@@ -33,30 +33,11 @@ pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(),
                                 reason="reads the child's CPU time from /proc")
 
 
-def _cpu_seconds(pid: int) -> float:
-    """User and system CPU time of process ``pid`` so far."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 def _wait_busy(proc: subprocess.Popen, seconds: float, timeout: float = 60.0) -> None:
     """Wait until ``proc`` has spent ``seconds`` more CPU time (it is working), bounded."""
-    start = _cpu_seconds(proc.pid)
-    end = time.monotonic() + timeout
-    while _cpu_seconds(proc.pid) - start < seconds:
-        assert proc.poll() is None, "the child ended before it was interrupted"
-        assert time.monotonic() < end, f"the child did not work for {seconds} s of CPU"
-        time.sleep(0.02)  # polling the CPU time: the event is the CPU time, not the sleep
-
-
-def _read_line(stream, timeout: float) -> str:
-    """The next line of ``stream`` (a pipe), or an assertion error after ``timeout``."""
-    box: list[str] = []
-    reader = threading.Thread(target=lambda: box.append(stream.readline()), daemon=True)
-    reader.start()
-    reader.join(timeout)
-    assert box, f"no line within {timeout} s"
-    return box[0]
+    start = cpu_seconds(proc.pid)
+    wait_until(lambda: cpu_seconds(proc.pid) - start >= seconds, timeout,
+               f"the child to work for {seconds} s of CPU", proc=proc)
 
 
 def _interrupt(proc: subprocess.Popen) -> tuple[float, str, str]:
@@ -83,7 +64,7 @@ def test_ctrl_c_stops_a_running_solve():
     exit status 130 and one line on stderr; the line solved before stays on stdout."""
     proc = _start(["--no-book", QUICK, ""])
     try:
-        first = _read_line(proc.stdout, LOAD_BOUND)
+        first = read_line(proc.stdout, LOAD_BOUND, "the first position's line")
         assert first.split()[0] == QUICK
         _wait_busy(proc, BUSY_CPU)  # the empty board is being searched
     except BaseException:
@@ -103,7 +84,7 @@ def test_ctrl_c_while_the_kernels_compile(tmp_path):
     once, with the same line and status."""
     proc = _start(["--no-book", ""], env={"NUMBA_CACHE_DIR": str(tmp_path)})
     try:
-        note = _read_line(proc.stderr, 60)
+        note = read_line(proc.stderr, 60, "the compile's note")
         assert "compiling the engine" in note
         _wait_busy(proc, BUSY_CPU)  # compiling
     except BaseException:
