@@ -6,7 +6,9 @@ import threading
 import time
 
 from c4tui.engine.position import Position
+from c4tui.engine.seam import SearchAborted
 from testdata import load_positions
+from waiting import wait_until
 
 from c4tui.app.engine_view import ExactStatus
 from c4tui.app.exact_worker import ExactWorker
@@ -16,7 +18,7 @@ from c4tui.app.position_cache import PositionCache
 BOUND = 10.0  # seconds: every wait below returns long before unless something hangs
 
 
-class Aborted(RuntimeError):
+class Aborted(SearchAborted):
     pass
 
 
@@ -28,14 +30,15 @@ class FakeSolver:
         self.slow = set(slow)
         self.calls: list[int] = []
         self.stopped = threading.Event()
-        self.release = threading.Event()
+        self.released = False
+        self._woken = threading.Condition()  # stop() or release() while a slow solve runs
 
     def analyze(self, pos: Position, on_score=None):
         self.calls.append(pos.key())
         self.stopped.clear()
         if pos.key() in self.slow:
-            while not (self.stopped.is_set() or self.release.is_set()):
-                time.sleep(0.005)
+            with self._woken:
+                self._woken.wait_for(lambda: self.stopped.is_set() or self.released)
             if self.stopped.is_set():
                 raise Aborted
         from c4tui.engine.solver import ColumnScores
@@ -43,19 +46,20 @@ class FakeSolver:
         return ColumnScores(tuple(0 if pos.can_play(c) else None for c in range(7)), 1, 1)
 
     def stop(self) -> None:
-        self.stopped.set()
+        with self._woken:
+            self.stopped.set()
+            self._woken.notify_all()
 
-
-def wait_for(cond, what: str, bound: float = BOUND) -> None:
-    end = time.monotonic() + bound
-    while not cond():
-        assert time.monotonic() < end, f"timed out waiting for {what}"
-        time.sleep(0.01)
+    def release(self) -> None:
+        """Let the slow solves finish (as if they took no longer)."""
+        with self._woken:
+            self.released = True
+            self._woken.notify_all()
 
 
 def worker(solver, **kw) -> ExactWorker:
     kw.setdefault("lines", False)  # the lines' own test turns them on
-    w = ExactWorker(Engine(solver, None, None, Aborted), **kw)  # type: ignore[arg-type]
+    w = ExactWorker(Engine(solver, None, None), **kw)  # type: ignore[arg-type]
     w.start()
     return w
 
@@ -76,18 +80,18 @@ def test_ponder_solves_every_child_exactly():
     and agree with a solve of their own (10 discs: the children's children are in the
     12-ply database, so this is quick once the kernels are loaded)."""
     from c4tui.book import load_default
-    from c4tui.engine.solver import SearchAborted, Solver
+    from c4tui.engine.solver import Solver
 
     books = load_default()
     pos = Position.from_moves(next(m for m, _, _ in load_positions() if len(m) == 10))
-    w = ExactWorker(Engine(Solver(16, book=books, threads=1), None, None, SearchAborted),
+    w = ExactWorker(Engine(Solver(16, book=books, threads=1), None, None),
                     lines=False)
     w.start()
     try:
         w.want(pos)
         kids = children(pos)
-        wait_for(lambda: all(w.entry(k) is not None and w.entry(k).status is ExactStatus.DONE
-                             for k in kids), "the pondered children", bound=300)
+        wait_until(lambda: all(w.entry(k) is not None and w.entry(k).status is ExactStatus.DONE
+                               for k in kids), 300, "the pondered children")
         check = Solver(16, book=books, threads=1)
         for k in kids:
             assert w.entry(k).scores == check.analyze(k).scores
@@ -101,8 +105,10 @@ def test_no_ponder_solves_only_the_wanted_position():
     try:
         pos = Position.from_moves("4453")
         w.want(pos)
-        wait_for(lambda: w.entry(pos) is not None and w.entry(pos).status is ExactStatus.DONE,
-                 "the wanted position")
+        wait_until(lambda: w.entry(pos) is not None and w.entry(pos).status is ExactStatus.DONE,
+                   BOUND, "the wanted position")
+        # a window for a ponder that must not begin (the worker would begin it at once):
+        # not a wait for an event
         time.sleep(0.2)
         assert solver.calls == [pos.key()]
     finally:
@@ -116,11 +122,11 @@ def test_a_new_request_stops_a_ponder_at_once():
     w = worker(solver)
     try:
         w.want(pos)
-        wait_for(lambda: len(solver.calls) == 2, "the first ponder")
+        wait_until(lambda: len(solver.calls) == 2, BOUND, "the first ponder")
         other = Position.from_moves("1111")
         w.want(other)
-        wait_for(lambda: w.entry(other) is not None
-                 and w.entry(other).status is ExactStatus.DONE, "the new request")
+        wait_until(lambda: w.entry(other) is not None
+                   and w.entry(other).status is ExactStatus.DONE, BOUND, "the new request")
         w.tick()  # the budget has not run out: nothing else stops here
     finally:
         w.shutdown()
@@ -134,16 +140,17 @@ def test_playing_the_pondered_move_turns_it_into_the_wanted_solve():
     w = worker(solver, on_done=lambda: done.append(1))
     try:
         w.want(pos)
-        wait_for(lambda: solver.calls[-1:] == [first.key()], "the ponder of the first child")
+        wait_until(lambda: solver.calls[-1:] == [first.key()], BOUND,
+                   "the ponder of the first child")
         w.want(first)
         assert w.entry(first).status is ExactStatus.SOLVING  # shown as being solved
         w.tick()  # its own position now: not stopped
         assert not solver.stopped.is_set()
         told = len(done)  # (the UI is told of every job begun and every column solved too)
-        solver.release.set()
-        wait_for(lambda: w.entry(first).status is ExactStatus.DONE, "the move's values")
+        solver.release()
+        wait_until(lambda: w.entry(first).status is ExactStatus.DONE, BOUND, "the move's values")
         assert solver.calls.count(first.key()) == 1  # not solved twice
-        wait_for(lambda: len(done) > told, "the UI told of the move's values")
+        wait_until(lambda: len(done) > told, BOUND, "the UI told of the move's values")
     finally:
         w.shutdown()
 
@@ -155,10 +162,15 @@ def test_a_ponder_over_budget_is_given_up_not_recorded():
     w = worker(solver, budget=0.05)
     try:
         w.want(pos)
-        wait_for(lambda: solver.calls[-1:] == [kids[0].key()], "the slow ponder")
-        time.sleep(0.1)
-        w.tick()
-        wait_for(lambda: all(w.entry(k) is not None for k in kids[1:]), "the other children")
+        wait_until(lambda: solver.calls[-1:] == [kids[0].key()], BOUND, "the slow ponder")
+
+        def ticked_out() -> bool:  # the UI's ticks, until one finds the ponder over budget
+            w.tick()
+            return solver.stopped.is_set()
+
+        wait_until(ticked_out, BOUND, "the budget to stop the slow ponder")
+        wait_until(lambda: all(w.entry(k) is not None for k in kids[1:]), BOUND,
+                   "the other children")
         assert w.entry(kids[0]) is None  # not 'too slow': the user may still go there
         assert solver.calls.count(kids[0].key()) == 1  # and not pondered again
     finally:
@@ -167,15 +179,15 @@ def test_a_ponder_over_budget_is_given_up_not_recorded():
 
 def test_entries_are_capped():
     solver = FakeSolver()
-    w = ExactWorker(Engine(solver, None, None, Aborted), ponder=False)  # type: ignore[arg-type]
+    w = ExactWorker(Engine(solver, None, None), ponder=False)  # type: ignore[arg-type]
     w._entries, w._verdicts = PositionCache(5), PositionCache(5)
     w.start()
     try:
         for moves in ("1", "2", "3", "4", "5", "6", "7", "11", "22"):
             pos = Position.from_moves(moves)
             w.want(pos)
-            wait_for(lambda p=pos: w.entry(p) is not None
-                     and w.entry(p).status is ExactStatus.DONE, "a solve")
+            wait_until(lambda p=pos: w.entry(p) is not None
+                       and w.entry(p).status is ExactStatus.DONE, BOUND, "a solve")
         assert len(w._entries) <= 5 and len(w._verdicts) <= 5
         assert w.entry(Position.from_moves("22")) is not None  # the newest kept
         assert w.entry(Position.from_moves("1")) is None  # the oldest dropped
@@ -208,8 +220,8 @@ def test_the_next_moves_are_pondered_before_the_lines_for_a_while():
         w = worker(solver, lines=True, ponder_first=ponder_first)
         try:
             w.want(pos)
-            wait_for(lambda w=w: (e := w.entry(pos)) is not None and e.lines_done,
-                     "the lines")
+            wait_until(lambda w=w: (e := w.entry(pos)) is not None and e.lines_done, BOUND,
+                       "the lines")
             assert solver.analyses_before_lines == before, ponder_first
             assert all(len(w.entry(pos).line(c)) > 1 for c in range(7))
         finally:
