@@ -398,7 +398,11 @@ def test_quit_during_the_first_compile_is_immediate(tmp_path):
     try:
         _read_until(master, b"compiling", 60)
         _drain(master)
-        time.sleep(0.5)
+        from waiting import children, cpu_seconds, wait_until
+
+        # the compile under way: its child process has worked for 0.3 s of CPU
+        wait_until(lambda: any(cpu_seconds(k) >= 0.3 for k in children(proc.pid)), 60,
+                   "the compile in a child process", proc=proc)
         t = time.monotonic()
         os.write(master, b"q")
         proc.wait(timeout=10)
