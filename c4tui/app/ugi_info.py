@@ -11,10 +11,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from c4tui.engine.geometry import COLUMN_NAMES, SIZE
-from c4tui.engine.position import SQUARE_RANGE, Position
+from c4tui.engine.geometry import COLUMN_NAMES, HEIGHT, SIZE
+from c4tui.engine.position import IllegalMoveError, Position, square_name
 from c4tui.engine.scores import score_for_moves
 from c4tui.engine.seam import Band, Score
+from c4tui.ugi.client import shorten
 
 #: Keys followed by one whole number: kept, and read but not used.
 INT_KEYS = frozenset({"depth", "seldepth", "nodes", "nps", "hashfull", "time", "multipv"})
@@ -100,28 +101,20 @@ def parse_info(line: str) -> Info:
     return Info(**fields)  # type: ignore[arg-type]
 
 
-def shorten(text: str, width: int = 40) -> str:
-    """``text`` on one line, control characters replaced, cut to ``width``."""
-    clean = "".join(ch if ch.isprintable() else "?" for ch in text.strip())
-    return clean if len(clean) <= width else clean[:width - 1] + "…"
-
-
 # ---------------------------------------------------------------------- moves
 
 
 def square_column(pos: Position, word: str) -> int:
     """The column of a move from ``pos``: the landing square (``d1``; UGI) or a bare
     column letter (``d``). :class:`InfoError` if it is not a legal move there."""
-    w = word.strip().lower()
-    if not w or w[0] not in COLUMN_NAMES or (len(w) > 1 and not w[1:].isdigit()):
-        raise InfoError(f"move {shorten(word, 12)!r} is not a square ({SQUARE_RANGE})")
-    col = COLUMN_NAMES.index(w[0])
-    if pos.is_over or not pos.can_play(col):
-        raise InfoError(f"move {w!r}: column {w[0]} cannot be played")
-    if len(w) > 1 and int(w[1:]) != pos.height(col) + 1:
-        raise InfoError(f"move {w!r}: a disc in column {w[0]} lands on "
-                        f"{w[0]}{pos.height(col) + 1}")
-    return col
+    w = word.strip()
+    col = COLUMN_NAMES.find(w.lower()) if len(w) == 1 else -1
+    if col >= 0:  # a bare column letter: the square its disc lands on (its top if full)
+        w = square_name(col, min(pos.height(col), HEIGHT - 1))
+    try:
+        return pos.parse_move(w)
+    except IllegalMoveError as exc:
+        raise InfoError(f"move {exc}") from None
 
 
 def line_columns(pos: Position, words: Sequence[str]) -> tuple[tuple[int, ...], str]:
