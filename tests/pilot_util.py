@@ -28,13 +28,15 @@ def screen_text(app) -> str:
     return "\n".join("".join(seg.text for seg in strip) for strip in strips)
 
 
-async def wait_for(pilot, cond: Callable[[], object], timeout: float, what: str) -> None:
+async def wait_for(pilot, cond: Callable[[], object], timeout: float, what: str,
+                   detail: Callable[[], str] | None = None) -> None:
     """Let the app run until ``cond()`` holds; AssertionError naming ``what`` after
-    ``timeout`` seconds."""
+    ``timeout`` seconds, with ``detail()`` when given (what the status line says)."""
     end = time.monotonic() + timeout
     while not cond():
         if time.monotonic() > end:
-            raise AssertionError(f"timed out waiting for {what}")
+            why = f"timed out waiting for {what}"
+            raise AssertionError(why if detail is None else f"{why}; {detail()}")
         await pilot.pause(0.05)
 
 

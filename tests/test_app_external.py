@@ -10,10 +10,12 @@ import sys
 import textwrap
 import time
 
+import pilot_util
 import pytest
 from c4tui.engine.position import Position
 from c4tui.engine.seam import Band, SearchState
 from pilot_util import sync
+from waiting import wait_until
 
 from c4tui import __version__
 from c4tui.app import C4App, SearchSettings
@@ -29,11 +31,9 @@ DEEP = "233752167"  # without the books, far from settled in any test's time
 
 
 async def wait_for(pilot, cond, timeout: float, what: str) -> None:
-    end = time.monotonic() + timeout
-    while not cond():
-        if time.monotonic() > end:
-            raise AssertionError(f"timed out waiting for {what}; status: {status(pilot.app)}")
-        await pilot.pause(0.05)
+    """pilot_util's wait, saying on a timeout what the status line shows."""
+    await pilot_util.wait_for(pilot, cond, timeout, what,
+                              detail=lambda: f"status: {status(pilot.app)}")
 
 
 def snap(app: C4App):
@@ -276,14 +276,16 @@ async def test_a_broken_engine_is_one_status_line_and_the_app_works_on(
 # ------------------------------------------------------------------ the controller alone
 
 LOGGING = '''
-import sys, time
+import os, sys, time
 log = open(sys.argv[1], "a", buffering=1)
+gate = os.path.join(os.path.dirname(sys.argv[1]), "handshake.go")  # made by the test
 mode = sys.argv[2]
 for line in sys.stdin:
     log.write(line)
     w = line.split()
     if w[:1] == ["ugi"]:
-        time.sleep(0.3)  # positions asked for meanwhile pile up
+        while not os.path.exists(gate):  # positions asked for meanwhile pile up
+            time.sleep(0.01)
         print("id name logging\\nugiok", flush=True)
     elif w[:1] == ["isready"]:
         print("readyok", flush=True)
@@ -297,11 +299,15 @@ for line in sys.stdin:
 '''
 
 
-def external(tmp_path, mode: str, **timeouts):
+def external(tmp_path, mode: str, held: bool = False, **timeouts):
+    """The logging engine's ExternalSearch and log; ``held``: it answers ``ugi`` only once
+    the test makes the file handshake.go."""
     from c4tui.app.external_search import ExternalSearch
 
     log = tmp_path / "commands.txt"
     cmd = (*write(tmp_path, "logging.py", LOGGING), str(log), mode)
+    if not held:
+        (tmp_path / "handshake.go").touch()
     return ExternalSearch(cmd, **timeouts), log
 
 
@@ -311,18 +317,12 @@ def options(nodes: int | None = None):
     return SearchOptions(node_limit=nodes)
 
 
-def wait_until(cond, timeout: float, what: str) -> None:
-    end = time.monotonic() + timeout
-    while not cond():
-        assert time.monotonic() < end, f"timed out waiting for {what}"
-        time.sleep(0.02)
-
-
 def test_positions_skipped_through_are_never_searched(tmp_path):
-    ext, log = external(tmp_path, "ok")
+    ext, log = external(tmp_path, "ok", held=True)
     ext.open()
     for moves in ("4", "44", "445"):  # while the handshake runs
         ext.start(Position.from_moves(moves), options())
+    (tmp_path / "handshake.go").touch()  # the engine answers 'ugi' only now
     wait_until(lambda: ext.snapshot().iterations, 10, "the search")
     ext.start(Position.from_moves("4455"), options(1000))
     wait_until(lambda: ext.snapshot().iterations, 10, "the next search")
