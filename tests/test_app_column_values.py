@@ -16,6 +16,7 @@ from c4tui.engine.geometry import WIDTH
 from c4tui.engine.position import Position
 from c4tui.engine.seam import Band, Score, SearchState
 from pilot_util import LOAD_TIMEOUT, engine_ready, sync, wait_for
+from waiting import wait_until
 
 from c4tui.app import C4App, SearchSettings
 from c4tui.app.engine_view import EngineState, EngineView, ExactEntry, ExactStatus
@@ -177,15 +178,15 @@ def test_the_columns_solved_before_the_budget_are_kept():
     pos = Position.from_moves("44")
     worker.want(pos)
     expected = (-2, None, None, None, None, None, -2)
-    end = time.monotonic() + 30
-    while (e := worker.entry(pos)) is None or e.partial != expected:
-        assert time.monotonic() < end, e
-        time.sleep(0.01)
+    e = wait_until(lambda: (e := worker.entry(pos)) is not None and e.partial == expected
+                   and e, 30, "a and g solved", detail=lambda: str(worker.entry(pos)))
     assert e.status is ExactStatus.SOLVING and updates  # shown while it solves
-    while (e := worker.entry(pos)).status is ExactStatus.SOLVING:
-        assert time.monotonic() < end, e
-        worker.tick()  # (the UI's tick) stops it past its budget
-        time.sleep(0.05)
+
+    def ticked_out():  # the UI's ticks, until one stops the solve past its budget
+        worker.tick()
+        return (e := worker.entry(pos)).status is not ExactStatus.SOLVING and e
+
+    e = wait_until(ticked_out, 30, "the budget to stop the solve")
     worker.shutdown()
     assert e.status is ExactStatus.TOO_SLOW
     assert e.partial == expected
