@@ -35,6 +35,7 @@ import time
 from pathlib import Path
 
 import pytest
+from waiting import wait_until
 
 import c4tui.cli  # noqa: F401  (first: importing c4tui.serve alone is a circular import)
 from c4tui.serve import (
@@ -286,11 +287,15 @@ class Served:
         return kids
 
     def wait_children(self, count: int, timeout: float = 60.0) -> set[int]:
-        end = time.monotonic() + timeout
-        while len(kids := self.children()) != count:
-            if time.monotonic() > end:
-                raise AssertionError(f"{count} session processes expected, saw {kids}")
-            time.sleep(0.05)
+        kids: set[int] = set()
+
+        def counted() -> bool:
+            nonlocal kids
+            kids = self.children()
+            return len(kids) == count
+
+        wait_until(counted, timeout, f"{count} session processes",
+                   detail=lambda: f"saw {kids}")
         return kids
 
     def get(self, path: str, headers: dict[str, str] | None = None,
@@ -334,11 +339,7 @@ def _alive(pid: int) -> bool:
 
 
 def _wait_gone(pid: int, timeout: float = REAP_TIMEOUT) -> None:
-    end = time.monotonic() + timeout
-    while _alive(pid):
-        if time.monotonic() > end:
-            raise AssertionError(f"session process {pid} still there after {timeout} s")
-        time.sleep(0.05)
+    wait_until(lambda: not _alive(pid), timeout, f"session process {pid} to be gone")
 
 
 @pytest.fixture(scope="module")
@@ -599,13 +600,8 @@ def _screen_text(driver, start: int = 0) -> str:
 
 
 def _wait_text(driver, pattern: re.Pattern, start: int, timeout: float, what: str) -> None:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if pattern.search(_screen_text(driver, start)):
-            return
-        time.sleep(0.2)
-    tail = _screen_text(driver, start)[-1500:]
-    raise AssertionError(f"{what}: not seen within {timeout} s; the page's last output:\n{tail}")
+    wait_until(lambda: pattern.search(_screen_text(driver, start)), timeout, what,
+               detail=lambda: "the page's last output:\n" + _screen_text(driver, start)[-1500:])
 
 
 def test_the_workstation_plays_in_a_headless_browser(served, monkeypatch):
@@ -634,7 +630,9 @@ def test_the_workstation_plays_in_a_headless_browser(served, monkeypatch):
         _wait_text(driver, FILES, 0, PAGE_TIMEOUT, "the board")
         assert "White" in _screen_text(driver)  # White to move on the empty board
         assert "Black" not in _screen_text(driver)
-        time.sleep(1.0)  # let the first frames settle
+        # the engine has loaded and analysed the empty board: the frames that follow are
+        # the move's
+        _wait_text(driver, re.compile(r"wins in 21"), 0, PAGE_TIMEOUT, "the empty board's value")
         shot = os.environ.get("C4TUI_SERVE_SCREENSHOT")
         before = len(driver.execute_script("return window.__c4out;"))
         # xterm.js reads keys from a hidden textarea, which chromium (150) will not let
@@ -643,7 +641,7 @@ def test_the_workstation_plays_in_a_headless_browser(served, monkeypatch):
         ActionChains(driver).send_keys("4").perform()  # play column 4: d1
         _wait_text(driver, re.compile(r"Black"), before, 30, "Black to move after the key 4")
         if shot:
-            time.sleep(2.0)  # the analysis of the new position
+            _wait_text(driver, re.compile(r"wins in 20"), before, 60, "the analysis after d1")
             driver.save_screenshot(shot)
     finally:
         driver.quit()
