@@ -108,6 +108,8 @@ async def monkey(seed: int, size: tuple[int, int], presses: int) -> float:
         if isinstance(app.screen, QuitScreen):  # unsaved changes: asked; q again quits
             await _press(pilot, "q")
         while app.is_running and time.perf_counter() - t0 < QUIT_BOUND:
+            # a look every 5 ms for the app's end (the time is measured; pilot_util's
+            # waits pause the app, which cannot run once it has ended)
             await asyncio.sleep(0.005)
         took = time.perf_counter() - t0
         assert not app.is_running, f"q did not end the app within {QUIT_BOUND} s"
