@@ -19,7 +19,7 @@ from c4tui import serve as serve_command
 from c4tui.engine.seam import default_threads
 from c4tui.ugi import command as engine_command
 
-from . import analyze, bench, book, games, review, selfplay, solve
+from . import analyze, bench, book, games, match, review, selfplay, solve
 from . import open as open_command
 from .helptext import tidy_help
 from .size import apply_size_argument
@@ -34,8 +34,8 @@ app = typer.Typer(
 # One module per command, in the order of `c4tui --help`. Commands of other parts of
 # c4tui (the UGI engine's `c4tui engine` and `c4tui serve`) register here the same way:
 # a module with `register(app)`, added to this tuple.
-COMMANDS = (open_command, games, solve, analyze, review, selfplay, bench, book, engine_command,
-            serve_command)
+COMMANDS = (open_command, games, solve, analyze, review, selfplay, match, bench, book,
+            engine_command, serve_command)
 
 for _module in COMMANDS:
     _module.register(app)

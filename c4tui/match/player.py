@@ -1,0 +1,104 @@
+"""One engine of a match: a UGI process asked for moves, every wait bounded."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from c4tui.ugi.client import EngineGone, UgiClient
+
+#: ``c4tui engine`` (the installed module, as this Python runs it): either engine's default.
+OWN_ENGINE = (sys.executable, "-m", "c4tui.ugi")
+#: Waits for the handshake: ``ugiok``, and the first ``readyok`` (which may compile the
+#: kernels on a cold numba cache: about a minute on two busy cores).
+UGI_TIMEOUT = 30.0
+READY_TIMEOUT = 300.0
+
+
+@dataclass(frozen=True)
+class EngineSpec:
+    """How to run one engine: its command, options and the limits of each move."""
+
+    argv: tuple[str, ...] = OWN_ENGINE
+    options: Mapping[str, str] = field(default_factory=dict)
+    nodes: int | None = None
+    movetime_ms: int | None = None
+    timeout: float = 10.0  #: seconds a move may take beyond ``movetime_ms``
+
+    @property
+    def go(self) -> str:
+        """The ``go`` command of every move."""
+        words = ["go"]
+        if self.nodes is not None:
+            words += ["nodes", str(self.nodes)]
+        if self.movetime_ms is not None:
+            words += ["movetime", str(self.movetime_ms)]
+        return " ".join(words)
+
+    @property
+    def move_timeout(self) -> float:
+        return (self.movetime_ms or 0) / 1000 + self.timeout
+
+    def limits_text(self) -> str:
+        """``20,000 nodes``, ``100 ms`` or both (per move)."""
+        parts = [f"{self.nodes:,} nodes"] if self.nodes is not None else []
+        parts += [f"{self.movetime_ms:,} ms"] if self.movetime_ms is not None else []
+        return ", ".join(parts) + " per move" if parts else "no limit"
+
+
+class Player(UgiClient):
+    """An engine process: :meth:`start` (handshake, options), :meth:`new_game`,
+    :meth:`best_move`; each raises :class:`EngineGone` with one line on a crash or a
+    wait that ran out."""
+
+    def __init__(self, spec: EngineSpec, label: str) -> None:
+        super().__init__(spec.argv)
+        self.spec = spec
+        self.label = label  #: "A" or "B"
+        self._bestmove: str | None = None
+
+    def on_line(self, word: str, line: str) -> str:
+        if word == "bestmove":
+            parts = line.split()
+            self._bestmove = parts[1] if len(parts) > 1 else ""
+        return ""
+
+    @property
+    def timed_out(self) -> bool:
+        """Whether the process still runs (a wait ran out) rather than died."""
+        return not self._eof and self.wait_exit(0) is None
+
+    def start(self, ready_timeout: float = READY_TIMEOUT) -> None:
+        self.spawn()
+        self.ask("ugi", "ugiok", UGI_TIMEOUT)
+        for name, value in self.spec.options.items():
+            self.send(f"setoption name {name} value {value}")
+        self.ask("isready", "readyok", ready_timeout)
+
+    def new_game(self) -> None:
+        self.send("uginewgame")
+        self.ask("isready", "readyok", READY_TIMEOUT)
+
+    def best_move(self, squares: Sequence[str]) -> str:
+        """The engine's move (as it wrote it) after the moves ``squares`` from the start."""
+        self.send("position startpos" + (" moves " + " ".join(squares) if squares else ""))
+        with self._cond:
+            self._bestmove = None
+        self.ask(self.spec.go, "bestmove", self.spec.move_timeout)
+        with self._cond:
+            move = self._bestmove
+        if move is None:  # ask returned: it came (this is the type checker's)
+            raise EngineGone("no bestmove")
+        return move
+
+    def stop(self) -> None:
+        """``quit``, and kill it if it has not gone within half a second."""
+        if self._proc is None:
+            return
+        try:
+            self.send("quit")
+        except EngineGone:
+            pass
+        self.wait_exit(0.5)
+        self.close()
