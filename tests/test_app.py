@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from c4tui.engine.position import IllegalMoveError, Position
-from pilot_util import sync
+from pilot_util import screen_text, sync
 
 from c4tui.app import C4App
 from c4tui.app.model import GameModel
@@ -101,7 +101,7 @@ async def test_move_list_shows_numbered_pairs_and_jumps():
     async with app.run_test(size=(80, 24)) as pilot:
         text = str(app.query_one("#moves").render())
         assert "1. d1 d2 2. e1 c1" in text
-        await app.run_action("goto_ply(1)")
+        await app.run_action("screen.goto_ply(1)")
         await pilot.pause()
         assert app.position.digits() == "4"
         # click "e1" (third ply) in the move list: "start 1. d1 d2 2. e1"
@@ -142,9 +142,9 @@ async def test_bad_files_change_nothing(tmp_path):
     bad.write_text("1. d1 d2 2. e2 *\n")  # e2: a disc in column e lands on e1
     app = make_app("4453")
     async with app.run_test(size=(80, 24)) as pilot:
-        assert not app.load_file(bad)
+        assert not app.files.load_file(bad)
         assert "bad.c4g: line 1: move 3 'e2': a disc in column e lands on e1" in app.last_error
-        assert not app.load_file(tmp_path / "nope.c4g")
+        assert not app.files.load_file(tmp_path / "nope.c4g")
         assert "no such file" in app.last_error
         assert app.model.line == [3, 3, 4, 2]
         await pilot.press("o")
@@ -159,13 +159,14 @@ async def test_save_failure_leaves_old_file(tmp_path):
     target = tmp_path / "g.c4g"
     save_game(target, Position.from_moves("1"))
     app = make_app("4453")
-    async with app.run_test(size=(80, 24)):
-        assert not app.save_file(tmp_path)  # a directory
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert not app.files.save_file(tmp_path)  # a directory
         assert "is a directory" in app.last_error
-        assert not app.save_file(target)  # exists: asks first, keeps the old file
-        assert "already exists" in app.last_error
+        assert not app.files.save_file(target)  # exists: asks first, keeps the old file
+        await pilot.pause()
+        assert "g.c4g exists. Replace it?" in screen_text(app)
         assert load_game(target).position.digits() == "1"
-        assert app.save_file(target, overwrite=True)  # the user said yes
+        assert app.files.save_file(target, overwrite=True)  # the user said yes
         assert load_game(target).position.digits() == "4453"
 
 
@@ -220,7 +221,7 @@ async def test_node_limit_and_hash_prompts_validate():
         app.screen.query_one("#prompt-input").value = "500k"
         await pilot.press("enter")
         await pilot.pause()
-        assert app.settings.node_limit == 500_000
+        assert app.settings.limits.nodes == 500_000
         await pilot.press("H")
         await pilot.pause()
         app.screen.query_one("#prompt-input").value = "100000"
@@ -430,7 +431,7 @@ async def test_absurd_numbers_in_prompts_give_one_line_errors():
             assert app.last_error.startswith(f"{what}: 1.0e400 is out of range")
             assert "\n" not in app.last_error
         assert app.is_running and app.model.line == [3, 3, 4, 2]
-        assert app.settings.node_limit == 2_000_000 and app.settings.hash_mb == 16
+        assert app.settings.limits.nodes == 2_000_000 and app.settings.hash_mb == 16
         await pilot.press("H")
         await pilot.pause()
         app.screen.query_one("#prompt-input").value = "1.5"
@@ -447,7 +448,7 @@ async def test_a_new_game_does_not_keep_the_old_headers(tmp_path):
     game.write_text('[Event "Club final"]\n[Result "*"]\n\n1. d1 d2 *\n')
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        assert app.load_file(game)
+        assert app.files.load_file(game)
         await pilot.press("C")
         assert "Club final" in app.clipboard
         await pilot.press("e")
@@ -521,7 +522,6 @@ async def test_80x24_shows_every_log_column_and_the_whole_analysis_line():
     from c4tui.app.widgets import AnalysisPanel, SearchLog, StatusLine
 
     app = make_app("4453")
-    app._poll = lambda: None  # the 4 Hz poll would redraw the panels from the (idle) bridge
     async with app.run_test(size=(80, 24)) as pilot:
         its = [_iteration(d, 470 + d if d % 2 else -(470 + d)) for d in range(1, 13)]
         snap = _snapshot(its)
@@ -619,7 +619,6 @@ async def test_status_line_says_books_for_a_book_answer_without_nodes():
     from c4tui.app.widgets import StatusLine
 
     app = make_app("22132611366")
-    app._poll = lambda: None  # the test draws synthetic records
     async with app.run_test(size=(80, 24)) as pilot:
         it = _iteration(2, 0, "exact", nodes=0, source=Source.BOOK)
         res = SearchResult(3, 0, Band.EXACT, (3, 4), 0, 2, SearchState.DONE, 0)

@@ -54,7 +54,7 @@ def on_main_screen(app: C4App) -> bool:
 @pytest.mark.parametrize("key, text, check", [
     ("e", "4444", lambda app: app.model.line == [3, 3, 3, 3]),
     ("semicolon", "a fine move", lambda app: app.model.node.comment == "a fine move"),
-    ("l", "2M", lambda app: app.settings.node_limit == 2_000_000),
+    ("l", "2M", lambda app: app.settings.limits.nodes == 2_000_000),
     ("H", "32", lambda app: app.settings.hash_mb == 32),
 ], ids=["enter-moves", "comment", "node-limit", "hash-size"])
 @sync
@@ -101,7 +101,7 @@ async def test_enter_then_escape_in_a_burst():
         app.screen.query_one("#prompt-input").value = "3M"
         burst(app, "enter", "escape", "escape")
         await settle(pilot, app)
-        assert on_main_screen(app) and app.settings.node_limit == 3_000_000
+        assert on_main_screen(app) and app.settings.limits.nodes == 3_000_000
 
 
 # ------------------------------------------------------------------ the other dialogs
@@ -117,7 +117,7 @@ def a_game():
 @sync
 async def test_file_picker_burst(a_game, keys):
     app = C4App(Position.from_moves("4453"), engine=False)
-    app.current_file = a_game  # the tree's cursor starts on it
+    app.files.current_file = a_game  # the tree's cursor starts on it
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("o")
         await until(pilot, lambda: isinstance(app.screen, FilePickerScreen), "the picker")
@@ -170,7 +170,7 @@ async def test_replace_question_burst(a_game, keys):
     """The "exists. Replace it?" question: the first answer counts, once."""
     app = C4App(Position.from_moves("4453"), engine=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        app.save_file(a_game)
+        app.files.save_file(a_game)
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
         burst(app, *keys)
         await settle(pilot, app)

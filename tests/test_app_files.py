@@ -7,7 +7,7 @@ import os
 
 import pytest
 from c4tui.engine.position import Position
-from pilot_util import sync, until
+from pilot_util import screen_text, sync, until
 
 from c4tui import gamefile, recent
 from c4tui.app import C4App
@@ -75,7 +75,7 @@ async def test_open_by_typing_a_path(games, tmp_path):
         await type_path(app, pilot, "beta.c4g")  # relative to the folder shown
         assert not isinstance(app.screen, FilePickerScreen)
         assert app.model.line == [0, 6] and "loaded" in app.last_message
-        assert app.current_file == games / "sub" / "beta.c4g"
+        assert app.files.current_file == games / "sub" / "beta.c4g"
         # ~ expands, as in the old prompt
         save_game(tmp_path / "home" / "h.c4g", Position.from_moves("7"))
         await open_picker(app, pilot, "o")
@@ -140,13 +140,13 @@ async def test_open_errors_are_one_line_and_change_nothing(games):
             ("notes.md", "notes.md: line 1: move 1 'not': not a square"),
         ):
             if name != "broken.c4g":
-                assert not app.load_file(games / name)
+                assert not app.files.load_file(games / name)
             assert message in app.last_error and "\n" not in app.last_error
             assert app.model.line == [3, 3, 4, 2]
         (games / "locked.c4g").write_text("4\n")
         os.chmod(games / "locked.c4g", 0)
         if not os.access(games / "locked.c4g", os.R_OK):  # root reads anything
-            assert not app.load_file(games / "locked.c4g")
+            assert not app.files.load_file(games / "locked.c4g")
             assert "locked.c4g: permission denied" in app.last_error
         await open_picker(app, pilot, "o")
         await type_path(app, pilot, "")  # nothing typed: the picker stays
@@ -155,7 +155,7 @@ async def test_open_errors_are_one_line_and_change_nothing(games):
         await pilot.pause()
         assert not isinstance(app.screen, FilePickerScreen)
         assert app.model.line == [3, 3, 4, 2]
-        assert app.load_file(games / "sub") is False  # a folder (from a recent file, say)
+        assert app.files.load_file(games / "sub") is False  # a folder (from a recent file, say)
         assert "sub: is a directory, not a game file" in app.last_error
         assert recent.load_recent().files == []  # nothing was opened
 
@@ -175,7 +175,7 @@ async def test_save_new_file_and_cancel(games):
         await type_path(app, pilot, "new/mine.c4g")  # missing folders are made
         saved = games / "new" / "mine.c4g"
         assert load_game(saved).position.digits() == "4453"
-        assert app.current_file == saved and recent.load_recent().files == [saved]
+        assert app.files.current_file == saved and recent.load_recent().files == [saved]
         # the next save starts beside it, with its name
         tree = await open_picker(app, pilot, "s")
         assert tree.path == games / "new"
@@ -191,14 +191,14 @@ async def test_save_over_an_existing_file_asks_first(games):
         await type_path(app, pilot, "alpha.c4g")
         for answer in ("n", "escape", "enter"):  # no (enter: the focused button is No)
             assert isinstance(app.screen, ConfirmScreen)
-            assert "already exists" in app.last_error
+            assert "alpha.c4g exists. Replace it?" in screen_text(app)
             await pilot.press(answer)
             await pilot.pause()
             assert not isinstance(app.screen, ConfirmScreen)
             assert (games / "alpha.c4g").read_bytes() == before
             assert "not saved" in app.last_message
             app.last_message = ""
-            assert not app.save_file(games / "alpha.c4g")  # asks again
+            assert not app.files.save_file(games / "alpha.c4g")  # asks again
             await pilot.pause()
         await pilot.press("escape")
         await open_picker(app, pilot, "s")
@@ -242,9 +242,9 @@ async def test_recent_files_open_and_missing(games):
         assert isinstance(app.screen, RecentFilesScreen)
         assert "no recent files yet" in str(app.screen.query_one("#recent-help").render())
         await pilot.press("escape")
-        assert app.load_file(games / "sub" / "beta.c4g")
-        assert app.load_file(games / "alpha.c4g")
-        app.save_file(games / "gone.c4g")
+        assert app.files.load_file(games / "sub" / "beta.c4g")
+        assert app.files.load_file(games / "alpha.c4g")
+        app.files.save_file(games / "gone.c4g")
         (games / "gone.c4g").unlink()
         await pilot.press("O")
         await pilot.pause()
@@ -278,10 +278,10 @@ async def test_corrupt_recent_store_warns_once_and_is_replaced(games):
         assert "\n" not in app.last_warning
         await pilot.press("escape")
         app.last_warning = ""
-        assert app.load_file(games / "alpha.c4g")  # loading works; the list starts anew
+        assert app.files.load_file(games / "alpha.c4g")  # loading works; the list starts anew
         assert "ignored" in app.last_warning
         app.last_warning = ""
-        assert app.load_file(games / "alpha.c4g")
+        assert app.files.load_file(games / "alpha.c4g")
         assert app.last_warning == ""
         assert recent.load_recent().files == [games / "alpha.c4g"]
 
@@ -314,7 +314,7 @@ async def test_games_list_newest_first(games):
         assert isinstance(app.screen, GamesScreen) and table.cursor_row == 2
         await pilot.click(table, offset=(3, 1 + 2))  # a click on the selected row opens it
         await pilot.pause()
-        assert app.model.headers["White"] == "Ann" and app.current_file == games / "alpha.c4g"
+        assert app.model.headers["White"] == "Ann" and app.files.current_file == games / "alpha.c4g"
 
 
 # ---------------------------------------------------------------------------- command line
@@ -328,11 +328,11 @@ def test_a_file_opened_on_the_command_line_is_current_and_recent(games, monkeypa
         main(["sub/beta.c4g", "--no-engine"])
     assert info.value.code == 0
     (app,) = started
-    assert app.model.line == [0, 6] and app.current_file == games / "sub" / "beta.c4g"
+    assert app.model.line == [0, 6] and app.files.current_file == games / "sub" / "beta.c4g"
     assert recent.load_recent().files == [games / "sub" / "beta.c4g"]
     with pytest.raises(SystemExit):
         main(["4453", "--no-engine"])  # moves: no file
-    assert started[1].current_file is None and len(recent.load_recent().files) == 1
+    assert started[1].files.current_file is None and len(recent.load_recent().files) == 1
 
 
 @sync

@@ -57,7 +57,7 @@ def panel_row(app: C4App, label: str) -> str:
 async def test_the_cursor_column_shows_its_line():
     app = faked()
     async with app.run_test(size=(80, 24)) as pilot:
-        app.show()
+        app.state_changed()
         await pilot.pause()
         pos = app.position
         d, e, a = (Score(SCORES[c], Band.EXACT).short(4) for c in (3, 4, 0))
@@ -76,7 +76,7 @@ async def test_the_cursor_column_shows_its_line():
 async def test_preview_keys_show_ghosts_and_leave_the_game():
     app = faked()
     async with app.run_test(size=(80, 24)) as pilot:
-        app.show()
+        app.state_changed()
         await pilot.press("v")  # the cursor column's line (d): its first move
         assert ghosts(app) == ["1"]
         await pilot.press("full_stop", "full_stop", "full_stop", "full_stop")
@@ -92,7 +92,7 @@ async def test_preview_keys_show_ghosts_and_leave_the_game():
         await pilot.press("escape")
         assert ghosts(app) == [] and not board.border_subtitle
         await pilot.press("v", "up")  # moving in the game ends a preview
-        assert app.position.ply == 3 and ghosts(app) == [] and app.preview is None
+        assert app.position.ply == 3 and ghosts(app) == [] and app.preview.current is None
         await pilot.press("comma")
         assert "nothing previewed" in app.last_error
 
@@ -103,7 +103,7 @@ async def test_preview_of_a_full_column_says_why():
     app.bridge.view = lambda pos: EngineView(EngineState.READY, SearchSettings())
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("v")  # the cursor is on d, which is full
-        assert "column d is full" in app.last_error and app.preview is None
+        assert "column d is full" in app.last_error and app.preview.current is None
         await pilot.press("right", "v")
         assert "column e has no value yet" in app.last_error
 
@@ -113,18 +113,18 @@ async def test_preview_of_a_full_column_says_why():
 async def test_hovering_a_line_previews_it_and_leaving_ends_it():
     app = faked()
     async with app.run_test(size=(80, 24)) as pilot:
-        app.show()
+        app.state_changed()
         await pilot.pause()
         panel = app.query_one(AnalysisPanel)
         # the cursor line's third move (d5): its span says where it is drawn
         span = next(s for s in panel._spans if s.source == "col d" and s.upto == 3)
         await pilot.hover(panel, offset=(span.x0, span.row))
         await pilot.pause()
-        assert ghosts(app) == ["1", "2", "3"] and app.preview.hover
+        assert ghosts(app) == ["1", "2", "3"] and app.preview.current.hover
         assert "reverse" in str(panel.render().spans)  # the hovered move is marked
         await pilot.hover("#board", offset=(2, 2))  # the mouse leaves the line
         await pilot.pause()
-        assert ghosts(app) == [] and app.preview is None
+        assert ghosts(app) == [] and app.preview.current is None
         await pilot.click(panel, offset=(span.x0, span.row))  # a click pins it
         await pilot.hover("#board", offset=(2, 2))
         await pilot.pause()
@@ -138,14 +138,14 @@ async def test_hovering_a_line_previews_it_and_leaving_ends_it():
 async def test_the_search_path_previews_by_row_and_with_z():
     app = faked(path=PATH)
     async with app.run_test(size=(120, 40)) as pilot:
-        app.show()
+        app.state_changed()
         await pilot.pause()
         path = app.query_one(SearchPath)
         assert path.display
         # inside the border: the header, then one row per ply
         await pilot.hover(path, offset=(2, 2))  # the first row: f1
         await pilot.pause()
-        assert ghosts(app) == ["1"] and app.preview.source == "path"
+        assert ghosts(app) == ["1"] and app.preview.current.source == "path"
         await pilot.hover(path, offset=(2, 4))  # "(here)": the whole path, f1 f2
         await pilot.pause()
         assert ghosts(app) == ["1", "2"]
@@ -170,7 +170,7 @@ async def test_the_graph_is_a_chart_and_a_navigator(monkeypatch):
         graph = app.query_one(EvalGraph)
         app.evals.line = lambda moves: (0.0, 0.2, -0.9, None, 0.0, 0.6)
         app.evals.exact_line = lambda moves: (True, False, True, False, False, True)
-        app.show()
+        app.state_changed()
         await pilot.pause()
         rows = str(graph.render()).splitlines()
         assert len(rows) == 3  # White above, the zero axis, Black below
@@ -222,7 +222,7 @@ async def test_the_exact_worker_finds_the_lines_shown():
             for c in line:
                 p.play(c)  # legal
             assert p.is_over  # a whole line
-        app.show()
+        app.state_changed()
         await pilot.pause()
         col = app.query_one(BoardView).cursor
         row = panel_row(app, "col ")

@@ -10,7 +10,7 @@ from pilot_util import screen_text, sync
 
 from c4tui import gamefile
 from c4tui.app import C4App
-from c4tui.app.preview_actions import Preview
+from c4tui.app.controllers import Preview
 from c4tui.app.text import move_name, plural
 from c4tui.app.widgets import MoveList, SearchPath
 
@@ -45,14 +45,13 @@ async def test_a_one_move_game_is_one_move(tmp_path):
     gamefile.save_game(path, Position.from_moves("4"))
     app = C4App(Position(), engine=False)
     async with app.run_test(size=(80, 24)):
-        assert app.load_file(path)
+        assert app.files.load_file(path)
         assert "(1 move)" in app.last_message
 
 
 @sync
 async def test_the_search_path_and_the_preview_number_moves_as_the_move_list():
     app = C4App(Position.from_moves("4453"), engine=False)
-    app._poll = lambda: None
     async with app.run_test(size=(80, 24)) as pilot:
         panel = app.query_one(SearchPath)
         panel.display = True
@@ -63,5 +62,5 @@ async def test_the_search_path_and_the_preview_number_moves_as_the_move_list():
         rows = str(panel.render()).splitlines()
         assert rows[1].split()[:2] == ["3.", "c2"] and rows[2].split()[:2] == ["3…", "e2"]
         assert rows[3].split()[0] == "(here)" and "-1" not in rows[3]
-        app.set_preview(Preview((2, 4), 2, "path"))
+        app.preview.set(Preview((2, 4), 2, "path"))
         assert app.query_one("#board").border_subtitle.startswith("preview path: 3… e2")

@@ -25,6 +25,7 @@ from c4tui.app.autosave import DECLINED, Autosave, Session, autosave_dir, find_o
 from c4tui.app.crash import crash_dir
 from c4tui.app.screens import ConfirmScreen
 from c4tui.app.screens.confirm import QuitScreen
+from c4tui.app.screens.main import MainScreen
 from c4tui.gamefile import Game, save_game
 
 pytestmark = pytest.mark.usefixtures("tmp_home")
@@ -45,7 +46,7 @@ async def test_q_with_unsaved_changes_asks_first():
     app = C4App(Position.from_moves("4453"), engine=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("1")
-        assert app.unsaved
+        assert app.files.unsaved
         await pilot.press("q")
         await until(pilot, lambda: isinstance(app.screen, QuitScreen), "the question")
         assert "unsaved changes" in str(app.screen.query_one("#confirm-question").render())
@@ -53,7 +54,7 @@ async def test_q_with_unsaved_changes_asks_first():
         await until(pilot, lambda: len(app.screen_stack) == 1, "the board")
         assert app.is_running and app.model.line == [3, 3, 4, 2, 0]
         await pilot.press("u")  # back to the game given at start: nothing to lose
-        assert not app.unsaved
+        assert not app.files.unsaved
         await pilot.press("1", "q")
         await until(pilot, lambda: isinstance(app.screen, QuitScreen), "the question")
         await pilot.press("q")  # q again: quit
@@ -69,7 +70,7 @@ async def test_q_quits_at_once_when_the_game_is_saved(tmp_path):
     app = C4App(Position.from_moves("4453"), engine=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("1", "2")
-        assert app.save_file(tmp_path / "g.c4g") and not app.unsaved
+        assert app.files.save_file(tmp_path / "g.c4g") and not app.files.unsaved
         await pilot.press("q")
         await until(pilot, lambda: not app.is_running, "the end")
 
@@ -167,7 +168,7 @@ async def test_the_next_start_offers_to_restore_a_crashed_session(tmp_path):
         await until(pilot, lambda: len(app.screen_stack) == 1, "the board")
         assert app.model.line == [3, 3, 4, 4] and app.model.ply == 3
         assert app.model.node.comment == "keep me" and app.model.headers == {"White": "Ann"}
-        assert app.current_file == tmp_path / "ann.c4g" and app.unsaved
+        assert app.files.current_file == tmp_path / "ann.c4g" and app.files.unsaved
         assert "restored the session" in app.last_message
         assert not orphan.path.exists()  # this session's own autosave keeps it now
         await until(pilot, lambda: autosave.writes >= 1, "the new autosave")
@@ -218,14 +219,14 @@ async def test_a_crash_writes_its_report_and_the_session(tmp_path, monkeypatch):
     def boom(self) -> None:
         raise RuntimeError("planted\nsecond line")
 
-    monkeypatch.setattr(C4App, "action_toggle_threats", boom)
+    monkeypatch.setattr(MainScreen, "action_toggle_threats", boom)
     autosave = Autosave(tmp_path / "auto")
     app = C4App(Position.from_moves("4453"), engine=False, autosave=autosave)
     with pytest.raises(RuntimeError, match="planted"):
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.press("1", "t")
     assert app.return_code == 1
-    report = app.crash
+    report = app.session.crash
     assert report.reason == "RuntimeError: planted" and report.path.parent == crash_dir()
     text = report.path.read_text()
     assert "Traceback (most recent call last)" in text and "in boom" in text
@@ -241,18 +242,19 @@ HARNESS = textwrap.dedent("""
     # the game dumped as JSON when it quits cleanly: what the user would see, checked.
     import json, os, sys
     from c4tui.app.main import C4App
+    from c4tui.app.screens.main import MainScreen
 
     def boom(self):
         raise RuntimeError("planted by the test")
 
-    C4App.action_toggle_threats = boom
+    MainScreen.action_toggle_threats = boom
     quit_now = C4App.quit_now
 
     def dump(self):
         with open(os.environ["C4TUI_TEST_DUMP"], "w") as fh:
             json.dump({"line": self.model.line, "ply": self.model.ply,
                        "comment": self.model.node.comment,
-                       "file": str(self.current_file)}, fh)
+                       "file": str(self.files.current_file)}, fh)
         quit_now(self)
 
     C4App.quit_now = dump

@@ -35,7 +35,7 @@ def analysed_app() -> tuple[C4App, object]:
             assert time.monotonic() < end, f"engine not ready: {view.state} {view.message}"
             await pilot.pause(0.1)
         await pilot.press("t")  # threat map on
-        app.show()
+        app.state_changed()
         await pilot.pause()
 
     return app, settle
@@ -78,12 +78,12 @@ def test_variations_80x24(snap_compare):
 
 def test_preview_80x24(snap_compare):
     """A line previewed as ghost discs (no engine: the line is the one the test gives)."""
-    from c4tui.app.preview_actions import Preview
+    from c4tui.app.controllers import Preview
 
     app = C4App(Position.from_moves("4453"), engine=False)
 
     async def preview(pilot) -> None:
-        app.set_preview(Preview((5, 2, 5, 1, 5), 4, "col f"))
+        app.preview.set(Preview((5, 2, 5, 1, 5), 4, "col f"))
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=preview)
@@ -147,12 +147,12 @@ def test_review_80x24(snap_compare):
         while (job := app.review.job) is None or job.result is None:
             assert time.monotonic() < end, "review not done"
             await pilot.pause(0.1)
-        app.action_goto_ply(22)
+        app.game_tree.goto(22)
         while (e := app.bridge.view(app.position).exact) is None or not e.lines_done \
                 or app.bridge.view(app.position).verdict is None:
             assert time.monotonic() < end, "exact values not there"
             await pilot.pause(0.1)
-        app.show()
+        app.state_changed()
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=reviewed)
@@ -185,7 +185,7 @@ def test_paused_search_path_120x40(snap_compare):
     app = faked("4453", (*path, PathEntry(len(moves), -1, -1, 1, 0)))
 
     async def show(pilot) -> None:
-        app.show()
+        app.state_changed()
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=(120, 40), run_before=show)

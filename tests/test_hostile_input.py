@@ -122,7 +122,7 @@ async def test_the_app_lists_and_refuses_a_game_with_5000_digits(tmp_home):
     (d / "nines.c4g").write_text("d" + NINES + "\n")
     app = C4App(Position.from_moves("44"), engine=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        assert not app.load_file(d / "nines.c4g")
+        assert not app.files.load_file(d / "nines.c4g")
         assert "not a square" in app.last_error and len(app.last_error) < 250
         assert app.model.line == [3, 3]
         await pilot.press("G")
@@ -194,7 +194,7 @@ async def test_the_app_refuses_a_fifo_and_lists_odd_files(tmp_home, odd_files):
     app = C4App(Position.from_moves("44"), engine=False)
     async with app.run_test(size=(80, 24)) as pilot:
         for name in ("fifo.c4g", "zero.c4g"):
-            assert not app.load_file(odd_files / name)
+            assert not app.files.load_file(odd_files / name)
             assert app.last_error.endswith(f"{name}: not a regular file"), app.last_error
         assert app.model.line == [3, 3]
         save_game(gamefile.data_dir() / "good.c4g", Position.from_moves("4453"))
@@ -337,7 +337,7 @@ async def test_s_after_undoing_a_load_proposes_no_other_file(tmp_home):
     save_game(other, Position.from_moves("4453"))
     app = C4App(Position.from_moves("11"), engine=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        assert app.load_file(other)
+        assert app.files.load_file(other)
         await pilot.press("s")
         await until(pilot, lambda: app.screen.query("#picker-input"), "the picker")
         assert app.screen.query_one("#picker-input").value == "other.c4g"  # as before
@@ -361,12 +361,12 @@ async def test_a_txt_save_says_what_it_leaves_out(tmp_home):
     app = C4App(Position.from_moves("44"), engine=False)
     async with app.run_test(size=(80, 24)):
         game = gamefile.parse_game("1. d1 {the centre} d2 (1... c1) *\n")
-        app.load_game(game)
-        assert app.save_file(d / "moves.txt")
+        app.files.load_game(game)
+        assert app.files.save_file(d / "moves.txt")
         assert app.last_message.endswith("(the main line's moves only: variations and "
                                          "comments left out; save a .c4g file to keep them)")
         assert (d / "moves.txt").read_text() == "44\n"
-        assert app.save_file(d / "full.c4g")
+        assert app.files.save_file(d / "full.c4g")
         assert app.last_message == f"saved {d / 'full.c4g'}"
 
 

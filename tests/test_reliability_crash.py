@@ -262,7 +262,7 @@ def test_read_only_directory_keeps_the_old_file(tmp_path):
 
 
 def test_app_keeps_the_game_when_a_save_fails(tmp_path, monkeypatch):
-    """The app's save path (FileActions.save_file) on a failing disk: an error line, the
+    """The app's save path (FileControl.save_file) on a failing disk: an error line, the
     game still in the model."""
     from c4tui.app import C4App
 
@@ -273,7 +273,7 @@ def test_app_keeps_the_game_when_a_save_fails(tmp_path, monkeypatch):
     app = C4App(Position.from_moves(GAME_B), engine=False)
     shown: list[str] = []
     monkeypatch.setattr(app, "error", shown.append)
-    assert app.save_file(tmp_path / "g.c4g") is False
+    assert app.files.save_file(tmp_path / "g.c4g") is False
     assert shown and "No space left on device" in shown[0] and "\n" not in shown[0]
     assert app.model.full_position().digits() == GAME_B
     assert not list(tmp_path.iterdir())

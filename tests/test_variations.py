@@ -401,9 +401,9 @@ async def test_save_and_load_keep_the_variations(tmp_path):
     app = tree_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("up", "2")  # 3. b1: another variation
-        assert app.save_file(tmp_path / "v.c4g")
+        assert app.files.save_file(tmp_path / "v.c4g")
         tree = app.model.root
         await pilot.press("e", "ctrl+u", "4", "enter")  # a new game
         assert not app.model.root.has_variations()
-        assert app.load_file(tmp_path / "v.c4g")
+        assert app.files.load_file(tmp_path / "v.c4g")
         assert app.model.root == tree and "with variations" in app.last_message

@@ -1,4 +1,5 @@
-"""Messages the panels send up to the app (the app sets their reactive attributes down)."""
+"""Messages the panels send up to the main screen (render.py sets their reactive
+attributes down), and the engine's threads post to the app."""
 
 from __future__ import annotations
 
@@ -12,8 +13,8 @@ if TYPE_CHECKING:
 
 
 @dataclass
-class ColumnClicked(Message):
-    """A click on a board column (0-based): play it."""
+class ColumnChosen(Message):
+    """A click on a board column (0-based), or enter on the cursor's: play it."""
 
     col: int
 
@@ -26,8 +27,13 @@ class EngineMoved(Message):
 
 
 class EngineUpdated(Message):
-    """A worker thread has new results (the exact values): draw them now, not at the next
-    poll (posted from the worker; ``post_message`` is thread-safe)."""
+    """The engine has new results (exact values, a review's, the search's progress): draw
+    them. Posted from the workers' threads (``post_message`` is thread-safe) and by the
+    engine ticker; several waiting in the queue are drawn once (:meth:`can_replace`)."""
+
+    def can_replace(self, message: Message) -> bool:
+        """A newer update replaces a waiting one: each draws the state as it is then."""
+        return isinstance(message, EngineUpdated)
 
 
 @dataclass

@@ -82,6 +82,16 @@ class GameModel:
         """The position at the viewed ply (live: copy it to keep it)."""
         return self._pos
 
+    def edit_mark(self) -> tuple[int, object]:
+        """A mark of the undo history as it is now (see :meth:`has_edit`)."""
+        return len(self._undo), self._undo[-1] if self._undo else None
+
+    def has_edit(self, mark: tuple[int, object]) -> bool:
+        """The edits up to ``mark`` (from :meth:`edit_mark`) are still in the undo
+        history: none of them has been undone (or replaced by other edits since)."""
+        depth, entry = mark
+        return len(self._undo) >= depth and (depth == 0 or self._undo[depth - 1] is entry)
+
     def full_position(self) -> Position:
         """The position at the end of the current line (a fresh object)."""
         pos = self._pos.copy()

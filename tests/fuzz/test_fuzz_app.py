@@ -1,6 +1,7 @@
 """A monkey test of the workstation (c4tui/app/) under Textual's pilot, engine on.
 
-Random key presses drawn from the app's own bindings (read from ``C4App.BINDINGS``, so a
+Random key presses drawn from the app's own bindings (read from the bindings of
+``C4App``, its ``MainScreen`` and the board, so a
 new key is fuzzed as soon as it exists) plus what the prompts take (text, enter, escape,
 y/n), mixed with terminal resizes and bursts (several keys posted at once, as a paste
 or a held key arrives: Enter twice, text with Enters, Enter then Escape; at a prompt or
@@ -40,7 +41,11 @@ SIZES = [(80, 24), (120, 40), (60, 20), (200, 60), (40, 12), (100, 30)]
 
 def app_keys() -> list[str]:
     """Every key the app binds, except quit (pressed only at the end)."""
-    return [b.key for b in C4App.BINDINGS if b.action != "quit"]  # type: ignore[union-attr]
+    from c4tui.app.screens.main import MainScreen
+    from c4tui.app.widgets import BoardView
+
+    bindings = [*C4App.BINDINGS, *MainScreen.BINDINGS, *BoardView.BINDINGS]
+    return [b.key for b in bindings if b.action != "quit"]  # type: ignore[union-attr]
 
 
 PROMPT_KEYS = ["escape", "enter", "y", "n", "backspace", "ctrl+u", "tab", "left", "right",

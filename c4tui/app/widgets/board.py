@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual import events
+from textual.binding import Binding
 from textual.reactive import reactive
 from textual.widget import Widget
 
@@ -11,7 +12,7 @@ from c4tui.engine.geometry import COLUMN_NAMES, HEIGHT, WIDTH, square_bit
 from c4tui.engine.position import Position
 from c4tui.engine.seam import Score
 
-from ..messages import ColumnClicked, CursorMoved
+from ..messages import ColumnChosen, CursorMoved
 from ..styles import (
     BIG,
     DISC,
@@ -61,7 +62,8 @@ def threat_squares(pos: Position) -> dict[tuple[int, int], tuple[bool, bool]]:
 class BoardView(Widget, can_focus=True):
     """The board (any size; 7x6 by default). The app sets ``position`` (a copy),
     ``values`` (the value of each move for the side to move, None: unknown or full) and
-    ``solving``; a click posts :class:`ColumnClicked`."""
+    ``solving``. It owns the cursor keys: ← → move the cursor, enter (or a click on a
+    column) posts :class:`ColumnChosen`."""
 
     DEFAULT_CSS = """
     BoardView {
@@ -80,6 +82,18 @@ class BoardView(Widget, can_focus=True):
     #: game is not changed)
     preview: reactive[tuple[int, ...]] = reactive(tuple)
 
+    BINDINGS = [
+        Binding("left", "cursor(-1)", "cursor left", show=False),
+        Binding("right", "cursor(1)", "cursor right", show=False),
+        Binding("enter", "choose", "play cursor column", show=False),
+    ]
+
+    def action_cursor(self, delta: int) -> None:
+        self.cursor = (self.cursor + delta) % WIDTH
+
+    def action_choose(self) -> None:
+        self.post_message(ColumnChosen(self.cursor))
+
     @property
     def cell_w(self) -> int:
         return 6 if self.big else CELL_W
@@ -93,7 +107,7 @@ class BoardView(Widget, can_focus=True):
         col = self._col_at(event.x - self.gutter.left)
         if col is not None:
             self.cursor = col
-            self.post_message(ColumnClicked(col))
+            self.post_message(ColumnChosen(col))
 
     def on_mouse_move(self, event: events.MouseMove) -> None:
         col = self._col_at(event.x - self.gutter.left)

@@ -1,33 +1,53 @@
 """The game's files and clipboard: open and save through the file picker (asking before
-replacing), recent files, the games list, enter, copy."""
+replacing), recent files, the games list, enter, copy; and whether the game on the board
+is saved.
+
+What counts as *unsaved*: the game tree or headers differ from the game last opened or
+saved (or given on the command line). Undoing back to it makes the game saved again.
+"""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from c4tui import gamefile, recent
 from c4tui.engine.position import IllegalMoveError, Position
+from c4tui.gamefile.tree import Node
 
-from .screens import ConfirmScreen, FilePickerScreen, GamesScreen, RecentFilesScreen
-from .text import plural
-from .widgets import PromptScreen
-
-if TYPE_CHECKING:
-    from .main import C4App
-
-    _Base = C4App
-else:
-    _Base = object
+from ..model import GameModel
+from ..screens import ConfirmScreen, FilePickerScreen, GamesScreen, RecentFilesScreen
+from ..text import plural
+from ..widgets import PromptScreen
+from .host import Host
 
 
-class FileActions(_Base):
-    """Mixed into :class:`C4App`; a file that cannot be used changes nothing."""
+class FileControl:
+    """A file that cannot be used changes nothing. ``copy``: puts text on the clipboard."""
 
-    current_file: Path | None = None  # the game file last opened or saved
-    last_warning = ""
+    def __init__(self, model: GameModel, host: Host, copy: Callable[[str], None]) -> None:
+        self.model, self.host = model, host
+        self._copy = copy
+        self.current_file: Path | None = None  #: the game file last opened or saved
+        # Where the last opened file's game starts in the model's undo history: undoing
+        # that load puts another game on the board, which ``s`` must not offer to save
+        # over it.
+        self._loaded_mark: tuple[int, object] | None = None
+        self._saved: tuple[Node, dict[str, str]] = (model.root, dict(model.headers))
 
+    # ------------------------------------------------------------------ unsaved changes
+    @property
+    def unsaved(self) -> bool:
+        """The game differs from the one last opened or saved (or given at start)."""
+        root, headers = self._saved
+        return self.model.root is not root or self.model.headers != headers
+
+    def mark_saved(self) -> None:
+        """The game as it is now is in a file (opened or saved)."""
+        self._saved = (self.model.root, dict(self.model.headers))
+
+    # ------------------------------------------------------------------ loading, saving
     def load_position(self, pos: Position, headers: dict[str, str] | None = None) -> None:
         """Replace the game by ``pos``'s moves (undoable); ``headers`` None: a new game
         without headers."""
@@ -36,7 +56,7 @@ class FileActions(_Base):
     def load_game(self, game: gamefile.Game) -> None:
         """Replace the game by ``game``, its variations and comments (undoable)."""
         self.model.load(game.tree, game.headers)
-        self.show(moved=True)
+        self.host.position_changed()
 
     def _game(self) -> gamefile.Game:
         """The whole game: every variation and comment, the headers."""
@@ -47,13 +67,13 @@ class FileActions(_Base):
         try:
             game = gamefile.load_game(path)
         except gamefile.GameFileError as exc:
-            self.error(str(exc))
+            self.host.error(str(exc))
             return False
         self.load_game(game)
         extra = ", with variations" if game.tree.has_variations() else ""
-        self.say(f"loaded {path} ({plural(game.position.ply, 'move')}{extra})")
+        self.host.say(f"loaded {path} ({plural(game.position.ply, 'move')}{extra})")
         self.remember_file(path)
-        self._mark_loaded()
+        self._loaded_mark = self.model.edit_mark()  # the model records one edit per load
         self.mark_saved()
         return True
 
@@ -66,53 +86,34 @@ class FileActions(_Base):
             self._ask_overwrite(path)
             return False
         except gamefile.GameFileError as exc:
-            self.error(str(exc))
+            self.host.error(str(exc))
             return False
-        self.say(f"saved {written}{_moves_only_note(written, self._game())}")
+        self.host.say(f"saved {written}{_moves_only_note(written, self._game())}")
         self.remember_file(written)
         self._loaded_mark = None  # the file now holds the game on the board
         self.mark_saved()
+        self.host.state_changed()  # (the autosave notes the file)
         return True
-
-    # Where the last opened file's game starts in the model's undo history: undoing that
-    # load puts another game on the board, which ``s`` must not offer to save over it.
-    _loaded_mark: tuple[int, object] | None = None
-
-    def _mark_loaded(self) -> None:
-        """Note the undo entry the load just made (the model records one per load)."""
-        undo = self.model._undo  # read only: the model has no public view of its history
-        self._loaded_mark = (len(undo), undo[-1] if undo else None)
 
     def _loaded_game_on_board(self) -> bool:
         """False once the last load is undone (or replaced by other edits after an undo):
         the board then shows a game that did not come from :attr:`current_file`."""
-        if self._loaded_mark is None:
-            return True
-        depth, entry = self._loaded_mark
-        undo = self.model._undo
-        return len(undo) >= depth and (depth == 0 or undo[depth - 1] is entry)
+        return self._loaded_mark is None or self.model.has_edit(self._loaded_mark)
 
     def remember_file(self, path: Path) -> None:
         """Make ``path`` the current file and the first recent one (a recent-files store
         that cannot be used only costs a warning)."""
         self.current_file = Path(os.path.abspath(os.path.expanduser(path)))
-        self._warn(recent.add_recent(self.current_file).warning)
-
-    def _warn(self, warning: str | None) -> None:
-        if warning:
-            self.last_warning = warning
-            self.notify(warning, severity="warning", timeout=6)
+        self.host.warn(recent.add_recent(self.current_file).warning)
 
     def _ask_overwrite(self, path: Path) -> None:
-        self.last_error = f"{path}: already exists"
-
         def done(yes: bool | None) -> None:
             if yes:
                 self.save_file(path, overwrite=True)
             else:
-                self.say(f"not saved: {path} kept")
+                self.host.say(f"not saved: {path} kept")
 
-        self.push_screen(ConfirmScreen(f"{path.name} exists. Replace it? (y/n)"), done)
+        self.host.ask(ConfirmScreen(f"{path.name} exists. Replace it? (y/n)"), done)
 
     def _picker_start(self) -> tuple[Path, str | None]:
         """The folder the file picker shows first, and the file to put the cursor on: the
@@ -126,15 +127,19 @@ class FileActions(_Base):
             return next(p for p in home.parents if p.is_dir()), None
         return home, None
 
-    def action_load(self) -> None:
-        def done(path: Path | None) -> None:
-            if path is not None:
-                self.load_file(path)
+    def _load_chosen(self, path: Path | None) -> None:
+        if path is not None:
+            self.load_file(path)
 
+    # ------------------------------------------------------------------ keys
+    def open(self) -> None:
+        """``o``: the file picker, then the file chosen."""
         start, current = self._picker_start()
-        self.push_screen(FilePickerScreen("Open a game", start, current=current), done)
+        self.host.ask(FilePickerScreen("Open a game", start, current=current),
+                      self._load_chosen)
 
-    def action_save(self) -> None:
+    def save(self) -> None:
+        """``s``: the file picker (the current file proposed), then save there."""
         def done(path: Path | None) -> None:
             if path is not None:
                 self.save_file(path)
@@ -143,49 +148,44 @@ class FileActions(_Base):
         if not self._loaded_game_on_board():
             current = None  # never propose a file whose game is no longer on the board
         name = current or gamefile.default_save_path().name
-        self.push_screen(FilePickerScreen("Save the game", start, name, verb="save",
-                                          current=current), done)
+        self.host.ask(FilePickerScreen("Save the game", start, name, verb="save",
+                                       current=current), done)
 
-    def action_recent(self) -> None:
+    def recent(self) -> None:
+        """``O``: the recent files."""
         listed = recent.load_recent()
-        self._warn(listed.warning)
+        self.host.warn(listed.warning)
+        self.host.ask(RecentFilesScreen(listed.files), self._load_chosen)
 
-        def done(path: Path | None) -> None:
-            if path is not None:
-                self.load_file(path)
+    def games(self) -> None:
+        """``G``: the games of the data directory."""
+        self.host.ask(GamesScreen(gamefile.data_dir()), self._load_chosen)
 
-        self.push_screen(RecentFilesScreen(listed.files), done)
-
-    def action_games(self) -> None:
-        def done(path: Path | None) -> None:
-            if path is not None:
-                self.load_file(path)
-
-        self.push_screen(GamesScreen(gamefile.data_dir()), done)
-
-    def action_enter_moves(self) -> None:
+    def enter_moves(self) -> None:
+        """``e``: a new game from typed moves."""
         def done(text: str | None) -> None:
             if text is None:
                 return
             try:
                 pos = Position.parse(text)
             except IllegalMoveError as exc:
-                self.error(f"moves: {exc}")
+                self.host.error(f"moves: {exc}")
                 return
             self.load_position(pos)  # a new game: the old headers do not apply
 
-        self.push_screen(PromptScreen("Moves (4453 or d1 d2 e1 c1):",
-                                      self.model.full_position().digits()), done)
+        self.host.ask(PromptScreen("Moves (4453 or d1 d2 e1 c1):",
+                                   self.model.full_position().digits()), done)
 
-    def action_copy(self) -> None:
-        digits = self.position.digits()
-        self.copy_to_clipboard(digits)
-        self.say(f"copied {digits or '(empty board)'}")
+    def copy(self) -> None:
+        """``c``: the viewed position's moves to the clipboard."""
+        digits = self.model.position.digits()
+        self._copy(digits)
+        self.host.say(f"copied {digits or '(empty board)'}")
 
-    def action_copy_game(self) -> None:
-        text = gamefile.format_game(self._game())
-        self.copy_to_clipboard(text)
-        self.say("copied the game file")
+    def copy_game(self) -> None:
+        """``C``: the whole game file to the clipboard."""
+        self._copy(gamefile.format_game(self._game()))
+        self.host.say("copied the game file")
 
 
 def _moves_only_note(path: Path, game: gamefile.Game) -> str:

@@ -1,0 +1,198 @@
+"""Play mode: the engine answers the user's moves (``p``), and the hints can hide (``h``).
+
+The engine moves whenever the last position of the game is viewed, the game is not over
+and its side is to move: after the user's move, when play mode starts on its turn, after
+a load. Browsing the game, taking back, loading or leaving play mode cancels the move it
+is looking for (:class:`EnginePlayer` drops the answer). Take-back (``backspace``, and
+``u`` in play mode) removes the engine's reply and the user's move together, so the user
+is to move again.
+"""
+
+from __future__ import annotations
+
+from c4tui.engine.position import PLAYER_NAMES, IllegalMoveError, Position
+from c4tui.units import PERFECT
+
+from ..engine_bridge import EngineBridge
+from ..engine_view import EngineState
+from ..model import GameModel
+from ..play import PlaySettings, Reply
+from ..text import game_over_text, human_count, human_time, move_name, square
+from ..widgets import PlaySetupScreen
+from ..widgets.play_setup import PlayChoice
+from .host import Host
+
+
+class PlayControl:
+    """``settings`` (None: analysis, not play mode) and ``hints`` (False: what the engine
+    thinks of the position is hidden)."""
+
+    def __init__(self, model: GameModel, bridge: EngineBridge, host: Host,
+                 settings: PlaySettings | None, hints: bool) -> None:
+        self.model, self.bridge, self.host = model, bridge, host
+        self.settings = settings
+        self.hints = hints
+        self.last: Reply | None = None  #: the engine's last move, for the status line
+        self._announced: int | None = None  # the finished game last announced
+        # what the dialog proposes next time: the last choice
+        self._strength = PERFECT if settings is None or settings.nodes is None \
+            else str(settings.nodes)
+        self._vary = settings is not None and settings.vary
+
+    # ------------------------------------------------------------------ keys
+    def toggle_mode(self) -> None:
+        """``p``: the dialog (engine's side and strength), or leave play mode."""
+        if self.settings is not None:
+            self.leave()
+            return
+        if self.bridge.state in (EngineState.NOT_AVAILABLE, EngineState.FAILED):
+            self.host.error(f"play: {self.bridge.why_no_engine()}: no engine to play against")
+            return
+
+        def done(choice: PlayChoice | None) -> None:
+            if choice is not None:
+                self.start(*choice)
+
+        # the engine proposes to take the side not to move: the user moves first
+        self.host.ask(PlaySetupScreen(1 - self.model.position.to_move, self._strength,
+                                      self._vary), done)
+
+    def toggle_hints(self) -> None:
+        """``h``: show or hide what the engine thinks of the position."""
+        self.hints = not self.hints
+        self.host.say("hints shown" if self.hints else "hints hidden: h shows them")
+        self.host.state_changed()
+
+    # ------------------------------------------------------------------ the mode
+    def start(self, settings: PlaySettings, hide_hints: bool = True) -> None:
+        """Enter play mode; if the engine is to move, it starts thinking."""
+        self.settings = settings
+        self.hints = not hide_hints
+        self.last = None
+        self._announced = None
+        self._strength = PERFECT if settings.nodes is None else str(settings.nodes)
+        self._vary = settings.vary
+        you = PLAYER_NAMES[1 - settings.side]
+        self.host.say(f"play: you are {you}, the engine plays {settings.label}; p leaves")
+        self.host.position_changed()
+
+    def leave(self) -> None:
+        """Back to analysis: the engine stops looking for a move; the hints show."""
+        self.bridge.player.cancel()
+        self.settings = None
+        self.hints = True
+        self.host.say("play mode off")
+        self.host.position_changed()  # the viewed position is analysed again
+
+    def engine_to_move(self) -> bool:
+        """Play mode, the end of the game is viewed, and it is the engine's turn."""
+        pos = self.model.position
+        return (self.settings is not None and self.model.ply == len(self.model.line)
+                and not pos.is_over and pos.to_move == self.settings.side)
+
+    def position_changed(self) -> bool:
+        """The viewed position changed: the engine starts or stops thinking, a finished
+        game is announced. True: the engine is thinking here (so the panels' analysis of
+        it is not wanted)."""
+        if self.settings is None:
+            return False
+        pos = self.model.position
+        player = self.bridge.player
+        if self.engine_to_move():
+            if not player.thinking(pos):
+                player.think(pos, self.settings)
+            return True
+        player.cancel()
+        if pos.is_over and self.model.ply == len(self.model.line) \
+                and self._announced != pos.key():
+            self._announced = pos.key()
+            self.host.say(f"game over: {self._result(pos)}")
+        return False
+
+    def refuses(self) -> bool:
+        """A move of the user in play mode that is not theirs to make: say why, True."""
+        pos = self.model.position
+        if self.settings is None or pos.is_over:
+            return False  # a finished game says so itself
+        if self.bridge.player.thinking():
+            self.host.error("play: the engine is thinking (backspace takes your move back)")
+            return True
+        if pos.to_move == self.settings.side:
+            self.host.error(f"play: {PLAYER_NAMES[self.settings.side]} is the engine's side "
+                            "(p leaves play mode)")
+            return True
+        return False
+
+    def take_back(self) -> None:
+        """Take back the user's last move and the engine's reply to it (if it came)."""
+        assert self.settings is not None
+        user = 1 - self.settings.side
+        line = self.model.line
+        # the mover of ply i is i % 2 (games start from the empty board)
+        mine = [i for i in range(len(line)) if i % 2 == user]
+        if not mine:
+            self.host.error("take back: you have not moved yet")
+            return
+        self.bridge.player.cancel()
+        n = len(line) - mine[-1]
+        try:
+            self.model.cut(mine[-1])  # the user's move and what follows it, in one edit
+        except IllegalMoveError as exc:  # cannot happen: the line had the moves
+            self.host.error(str(exc))
+        self.model.goto(mine[-1])
+        self.last = None
+        self.host.say("took back your move" + (" and the engine's reply" if n > 1 else ""))
+        self.host.position_changed()
+
+    def accept(self, reply: Reply) -> int | None:
+        """The engine's answer: played (its column returned, for the board's cursor) if
+        it still answers the game's position; None: dropped, or a failure said."""
+        if self.settings is None or not self.bridge.player.current(reply) \
+                or not self.engine_to_move() or self.model.position.key() != reply.key:
+            return None
+        if reply.col is None:
+            self.host.error(f"play: the engine failed: {reply.error}")
+            return None
+        self.last = reply
+        self.model.play(reply.col)
+        return reply.col
+
+    # ------------------------------------------------------------------ words
+    def _result(self, pos: Position) -> str:
+        assert self.settings is not None
+        over = game_over_text(pos) or ""
+        if pos.winner is None:
+            return over
+        return f"{over}: {'the engine wins' if pos.winner == self.settings.side else 'you win'}"
+
+    def status(self) -> str:
+        """The status line's play part ("" outside play mode)."""
+        play = self.settings
+        if play is None:
+            return ""
+        pos = self.model.position
+        at_end = self.model.ply == len(self.model.line)
+        hints = "" if self.hints else " · hints off (h)"
+        engine = f"engine {play.strength}"  # (its side: not "your move")
+        if at_end and pos.is_over:
+            return f"game over: {self._result(pos)}"
+        if self.bridge.player.thinking(pos):
+            waiting = "" if self.bridge.state is EngineState.READY \
+                else f" (waiting: {self.bridge.state.value})"
+            # (the engine's name and strength stay off: 80 columns hold the rest)
+            return f"engine thinking… {human_time(self.bridge.player.elapsed())}{waiting}" \
+                f"{hints}"
+        if not at_end:
+            where = move_name(pos, pos.ply - 1) if pos.ply else "the start"
+            return f"viewing {where}: end returns{hints}"
+        last = ""
+        reply = self.last
+        if reply is not None and pos.history and pos.history[-1] == reply.col \
+                and reply.col is not None:
+            spent = f"{human_count(reply.nodes)} nodes" if play.nodes is not None \
+                else human_time(reply.seconds)
+            last = f"engine played {square(reply.col, pos.height(reply.col) - 1)}" \
+                f" ({spent}) · "
+        # after its move's own count, the engine's strength would not fit 80 columns
+        strength = "" if last else f" · {engine}"
+        return f"{last}your move ({PLAYER_NAMES[1 - play.side]}){strength}{hints}"

@@ -1,0 +1,106 @@
+"""The game review (``R``): started here, run by :class:`ReviewWorker`, its progress in
+the status line, its summary said once, and cancelled when the game it reviews changes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from c4tui.engine.position import PLAYER_NAMES, Position
+from c4tui.review import BLUNDER, MISTAKE, GameReview, MoveReview, Values, result_words
+
+from ..engine_bridge import EngineBridge, EngineMissing
+from ..eval_history import EvalHistory
+from ..model import GameModel
+from ..review_worker import ReviewJob, ReviewWorker
+from ..text import plural
+from .host import Host
+
+
+class ReviewControl:
+    """``on_update``: called from the review's thread when it has solved a position."""
+
+    def __init__(self, model: GameModel, bridge: EngineBridge, host: Host,
+                 hints: Callable[[], bool], on_update: Callable[[], None]) -> None:
+        self.model, self.bridge, self.host = model, bridge, host
+        self._hints = hints
+        self.worker = ReviewWorker(on_update=on_update)
+        self._told = 0  # the serial of the last review whose end was said
+
+    @property
+    def job(self) -> ReviewJob | None:
+        """The last review started (a copy: its progress at this instant)."""
+        return self.worker.job
+
+    def start(self) -> None:
+        """``R``: review the whole game with the exact solver, in the background (R
+        again: again)."""
+        line = tuple(self.model.line)
+        if not line:
+            self.host.error("review: no moves to review")
+            return
+        if not self._hints():
+            self.host.error("review: the hints are hidden (h shows them)")
+            return
+        try:
+            engine = self.bridge.require_engine()
+        except EngineMissing:
+            self.host.error(f"review: {self.bridge.why_no_engine()}")
+            return
+        self.worker.start(line, engine.solver.book)
+        self.host.say(f"reviewing the game's {plural(len(line), 'move')} with the exact solver")
+        self.host.state_changed()
+
+    def cancel(self) -> None:
+        self.worker.cancel()
+
+    def game_changed(self) -> None:
+        """A review of a line no longer in the game (a new game, a move taken back or
+        deleted) is cancelled (viewing another variation is not a change)."""
+        job = self.worker.job
+        if job is not None and job.running and not job.cancelled \
+                and job.line != tuple(self.model.line) \
+                and not self.model.root.has_line(job.line):
+            self.worker.cancel()
+            self.host.say("review cancelled: the game changed (R reviews it again)")
+
+    def take_results(self, evals: EvalHistory) -> None:
+        """Hand the positions solved since the last call to the graph's ``evals``; a
+        finished review's summary (or error) is said once."""
+        for solved, values in self.worker.take_fresh():
+            evals.record_exact(solved, max(v for v in values if v is not None))
+        job = self.worker.job
+        if job is not None and not job.running and self._told != job.serial \
+                and (job.result or job.error):
+            self._told = job.serial
+            if job.error:
+                self.host.error(f"review: {job.error}")
+            elif job.result is not None:
+                self.host.say(review_summary(job.result))
+
+    # ------------------------------------------------------------------ for the panels
+    def progress(self) -> str:
+        """The status line's review part ("" when none runs)."""
+        job = self.worker.job
+        if job is None or not job.running or job.cancelled:
+            return ""
+        return f"review {job.done}/{job.total}"
+
+    def values(self, pos: Position) -> Values | None:
+        """``pos``'s exact column scores if the review solved it."""
+        return self.worker.values(pos)
+
+    def marks(self, line: tuple[int, ...]) -> dict[int, str]:
+        return self.worker.marks(line)
+
+    def move(self, line: tuple[int, ...], ply: int) -> MoveReview | None:
+        """The review of the move that reached ``ply`` of ``line`` (None: the start, or
+        not reviewed)."""
+        return self.worker.moves(line)[ply - 1] if ply else None
+
+
+def review_summary(result: GameReview) -> str:
+    """``review done: White 1??, 0? · Black 0??, 2? · perfect play: White wins``."""
+    sides = " · ".join(
+        f"{PLAYER_NAMES[p]} {result.count(p, BLUNDER)}{BLUNDER} {result.count(p, MISTAKE)}"
+        f"{MISTAKE}" for p in (0, 1))
+    return f"review done: {sides} · from the start: {result_words(result.start, 0)}"

@@ -1,0 +1,145 @@
+"""The search's commands: pause, step, stop, analyse, auto, books, node limit and hash size.
+
+With an external engine (``--engine``) space stops the search (UGI cannot pause) and the
+step keys stay in the footer greyed out: :meth:`SearchControl.key_state` tells the main
+screen which of its bindings apply.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from c4tui.units import UnitError, parse_count, parse_mb
+
+from ..engine_bridge import NOT_WITH_EXTERNAL, EngineBridge, EngineMissing
+from ..model import GameModel
+from ..settings import SearchSettings
+from ..widgets import PromptScreen
+from .host import Host
+
+#: The built-in search's actions an external engine cannot do (shown greyed out).
+NEED_OWN_SEARCH = ("step_iteration", "step_nodes")
+
+
+class SearchControl:
+    """Every answer is a one-line message. ``hints``: whether the engine's opinion is
+    shown (play mode may hide it; the search keys then refuse)."""
+
+    def __init__(self, model: GameModel, bridge: EngineBridge, settings: SearchSettings,
+                 host: Host, hints: Callable[[], bool]) -> None:
+        self.model, self.bridge, self.settings, self.host = model, bridge, settings, host
+        self._hints = hints
+
+    def _engine_says(self, do: Callable[[], str], *, watched: bool = True) -> None:
+        """Run a bridge command; its answer (or why there is no engine) is the message.
+        ``watched``: the command acts on the search the panels show, which hidden hints
+        hide (play mode): it is refused then."""
+        if watched and not self._hints():
+            self.host.error("search: the hints are hidden (h shows them)")
+            return
+        try:
+            message = do()
+        except EngineMissing as exc:
+            self.host.error(f"search: {exc}")
+            return
+        if message:
+            self.host.say(message)
+        self.host.state_changed()
+
+    def key_state(self, action: str) -> bool | None:
+        """For the main screen's ``check_action``: with an external engine space stops
+        rather than pauses, and the step keys are greyed out (None) so that their
+        external twins say why. True: the action applies."""
+        external = self.bridge.external
+        if action == "toggle_pause":
+            return not external
+        if action in ("external_stop", "not_external"):
+            return external
+        if action in NEED_OWN_SEARCH:
+            return None if external else True
+        return True
+
+    def external_stop(self) -> None:
+        """Space with an external engine: ``stop`` (the last result stays)."""
+        self._engine_says(self.bridge.stop)
+
+    def not_external(self) -> None:
+        """``n`` / ``N`` with an external engine: say why nothing happens."""
+        self.host.say(f"stepping: {NOT_WITH_EXTERNAL}")
+
+    def toggle_pause(self) -> None:
+        self._engine_says(self.bridge.toggle_pause)
+
+    def stop(self) -> None:
+        self._engine_says(self.bridge.stop)
+
+    def step_iteration(self) -> None:
+        self._engine_says(self.bridge.step_iteration)
+
+    def analyse(self) -> None:
+        self._engine_says(self.bridge.analyse)
+
+    def toggle_book(self) -> None:
+        """``B``: the books off (or on again) for the analysis search, so that it can be
+        watched and stepped in the opening; the exact values keep them."""
+        self._engine_says(self.bridge.toggle_book, watched=False)
+
+    def toggle_auto(self) -> None:
+        """``a``: auto-analysis on or off (on: the viewed position is searched now)."""
+        self.settings.auto = not self.settings.auto
+        self.host.say(f"auto-analysis {'on' if self.settings.auto else 'off'}")
+        if self.settings.auto:
+            self.bridge.set_position(self.model.position)
+        self.host.state_changed()
+
+    def step_nodes(self) -> None:
+        if not self._hints():
+            self.host.error("search: the hints are hidden (h shows them)")
+            return
+        try:
+            self.bridge.require_engine()
+        except EngineMissing as exc:
+            self.host.error(f"search: {exc}")
+            return
+
+        def done(text: str | None) -> None:
+            if text is None:
+                return
+            try:
+                n = parse_count(text, "step nodes")
+            except UnitError as exc:
+                self.host.error(str(exc))
+                return
+            self._engine_says(lambda: self.bridge.step_nodes(n))
+
+        self.host.ask(PromptScreen("Step how many nodes?", "10000"), done)
+
+    def node_limit(self) -> None:
+        def done(text: str | None) -> None:
+            if text is None:
+                return
+            try:  # (parse_count checks the range a node limit may have)
+                n = parse_count(text, "node limit")
+            except UnitError as exc:
+                self.host.error(str(exc))
+                return
+            self.bridge.set_node_limit(n)
+            self.host.say(f"node limit {n:,}")
+            self.host.state_changed()
+
+        self.host.ask(PromptScreen("Node limit (e.g. 500k, 2M):",
+                                   str(self.settings.limits.nodes)), done)
+
+    def hash_size(self) -> None:
+        def done(text: str | None) -> None:
+            if text is None:
+                return
+            try:  # (parse_mb checks the range a hash size may have)
+                mb = parse_mb(text, "hash size")
+            except UnitError as exc:
+                self.host.error(str(exc))
+                return
+            self.host.say(self.bridge.set_hash(mb))
+            self.host.state_changed()
+
+        self.host.ask(PromptScreen("Hash size in MB:", str(self.settings.hash_mb)), done)

@@ -1,0 +1,351 @@
+"""The main screen: the panels' layout and the workstation's keys.
+
+Each key runs one controller method (``controllers/``); the board owns the cursor keys
+(← → enter, see widgets/board.py), the app only quit and ``?``. The keys here work
+whichever panel has focus (a click on the graph or the log focuses it), so the column
+keys stay on the screen rather than on the board. Messages from the panels (a click on a
+column, a move, a ply; a preview) arrive here too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from textual import events, on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.dom import DOMNode
+from textual.screen import Screen
+
+from c4tui.engine.geometry import IS_DEFAULT, NAME
+
+from ..controllers import (
+    FileControl,
+    Host,
+    PlayControl,
+    Preview,
+    PreviewControl,
+    ReviewControl,
+    SearchControl,
+    TreeControl,
+)
+from ..engine_bridge import NOT_WITH_EXTERNAL
+from ..messages import (
+    ColumnChosen,
+    CursorMoved,
+    NodeClicked,
+    PlyClicked,
+    PreviewEnded,
+    PreviewRequested,
+)
+from ..widgets import (
+    AnalysisPanel,
+    BoardView,
+    EvalGraph,
+    KeyBar,
+    MoveList,
+    SearchLog,
+    SearchPath,
+    StatusLine,
+    ThreatPanel,
+)
+from ..widgets.board import KEY_COLUMNS, board_box, terminal_needed
+
+#: The height of the board's row in app.tcss (``#top``), small and big.
+TOP, BIG_TOP = 14, 20
+
+#: Only with an external engine (see :meth:`SearchControl.key_state`): space stops, and
+#: n N stay in the footer greyed out.
+EXTERNAL_BINDINGS = [
+    Binding("space", "external_stop", "stop"),
+    Binding("n", "not_external", "step", show=False),
+    Binding("N", "not_external", "step N nodes", show=False),
+]
+
+
+@dataclass(frozen=True)
+class Controls:
+    """The controllers the main screen's keys and messages go to, and the app."""
+
+    host: Host
+    tree: TreeControl
+    play: PlayControl
+    search: SearchControl
+    files: FileControl
+    preview: PreviewControl
+    review: ReviewControl
+
+
+class MainScreen(Screen[None]):
+    """The workstation's one screen under its dialogs."""
+
+    BINDINGS = [
+        *[Binding(str(c + 1), f"play({c})", f"play {c + 1}", show=False)
+          for c in range(KEY_COLUMNS)],
+        Binding("up", "goto_ply(-1, True)", "previous ply", show=False),
+        Binding("down", "goto_ply(1, True)", "next ply", show=False),
+        Binding("home", "goto_ply(0)", "first ply", show=False),
+        Binding("end", "goto_ply(99)", "last ply", show=False),
+        Binding("u", "undo", "undo"),
+        Binding("ctrl+r", "redo", "redo", show=False),
+        Binding("t", "toggle_threats", "threats"),
+        Binding("R", "review", "review game", show=False),
+        Binding("space", "toggle_pause", "pause"),
+        Binding("n", "step_iteration", "step"),
+        *EXTERNAL_BINDINGS,
+        Binding("N", "step_nodes", "step N nodes", show=False),
+        Binding("x", "stop", "stop", show=False),
+        Binding("g", "analyse", "analyse now", show=False),
+        Binding("a", "toggle_auto", "auto", show=False),
+        Binding("l", "node_limit", "node limit", show=False),
+        Binding("H", "hash_size", "hash size", show=False),
+        Binding("B", "toggle_book", "books for the search on/off", show=False),
+        Binding("o", "load", "open"),
+        Binding("s", "save", "save"),
+        Binding("O", "recent", "recent files", show=False),
+        Binding("G", "games", "games list", show=False),
+        Binding("e", "enter_moves", "enter moves", show=False),
+        Binding("c", "copy", "copy", show=False),
+        Binding("C", "copy_game", "copy game file", show=False),
+        Binding("backspace", "take_back", "take back last move", show=False),
+        Binding("p", "play_mode", "play mode", show=False),
+        Binding("h", "toggle_hints", "hints", show=False),
+        Binding("v", "preview_line", "preview line", show=False),
+        Binding("z", "preview_path", "preview search path", show=False),
+        Binding("comma", "preview_step(-1)", "preview back", show=False),
+        Binding("full_stop", "preview_step(1)", "preview forward", show=False),
+        Binding("escape", "preview_end", "end preview", show=False),
+        Binding("left_square_bracket", "switch_variation(-1)", "previous variation",
+                show=False, key_display="["),
+        Binding("right_square_bracket", "switch_variation(1)", "next variation",
+                show=False, key_display="]"),
+        Binding("P", "promote", "promote variation", show=False),
+        Binding("D", "delete_variation", "delete variation", show=False),
+        Binding("semicolon", "comment", "comment move", show=False, key_display=";"),
+    ]
+
+    def __init__(self, controls: Controls) -> None:
+        super().__init__()
+        self.c = controls
+        self._said_small = False  #: the board-too-large warning is showing
+
+    # ------------------------------------------------------------------ layout
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="top"):
+            yield BoardView(id="board")
+            with Vertical(id="side"):
+                with Vertical(id="analysis-box"):
+                    yield AnalysisPanel(id="analysis")
+                    yield EvalGraph(id="graph")
+                with Vertical(id="moves-box"):
+                    yield MoveList(id="moves")
+        with Horizontal(id="bottom"):
+            yield SearchLog(id="log")
+            yield ThreatPanel(id="threat-info")
+            yield SearchPath(id="path")
+        yield StatusLine(id="status")
+        yield KeyBar(compact=True)
+
+    def on_mount(self) -> None:
+        titles = {"#board": "board", "#analysis-box": "analysis", "#moves-box": "moves",
+                  "#log": "search log", "#threat-info": "threats",
+                  "#path": "search path (paused)"}
+        for selector, title in titles.items():
+            self.query_one(selector).border_title = title
+        self.query_one("#threat-info").display = False
+        self.query_one("#path").display = False
+        self.board.focus()
+        self._fit_board(False)
+        self.c.host.position_changed()  # the first drawing, and the engine told
+
+    @property
+    def board(self) -> BoardView:
+        return self.query_one(BoardView)
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Large terminals get a large board."""
+        big = event.size.width >= 110 and event.size.height >= 36
+        board = self.board
+        if board.big != big:
+            board.big = big
+            self.set_class(big, "-big")
+            self._fit_board(big)
+        self._say_if_too_small(event.size.width, event.size.height)
+
+    def _fit_board(self, big: bool) -> None:
+        """Boards of other sizes than 7x6 (app.tcss's) get a box that fits them."""
+        if IS_DEFAULT:
+            return
+        width, height = board_box(big)
+        self.board.styles.width = width
+        # never lower than app.tcss's: the side column's moves box needs its rows (8x7's
+        # 12-line box left it one line without its border)
+        self.query_one("#top").styles.height = max(height, BIG_TOP if big else TOP)
+
+    def _say_if_too_small(self, width: int, height: int) -> None:
+        """A board of another size than 7x6 too large for the terminal says so (once per
+        change; the 7x6 layout is made for 80x24)."""
+        need_w, need_h = terminal_needed()
+        small = not IS_DEFAULT and (width < need_w or height < need_h)
+        if small and not self._said_small:
+            self.notify(f"the {NAME} board needs a terminal of at least {need_w}x{need_h} "
+                        f"(this one is {width}x{height})", severity="warning", timeout=8)
+        self._said_small = small
+
+    # ------------------------------------------------------------------ keys
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """With an external engine space stops rather than pauses, and the step keys are
+        greyed out (None) so that their :data:`EXTERNAL_BINDINGS` twins say why."""
+        return self.c.search.key_state(action)
+
+    def key_bindings(self) -> Iterator[tuple[DOMNode, Binding]]:
+        """Every key of the screen and of its board, with the node whose action it runs
+        (for the command palette)."""
+        for node in (self.board, self):
+            for b in node.BINDINGS:
+                assert isinstance(b, Binding)
+                yield node, b
+
+    def key_help(self, binding: Binding) -> str | None:
+        """A key's title in the command palette; None: not listed (it does not apply)."""
+        state = self.check_action(binding.action.split("(")[0], ())
+        if state is False or binding.action == "not_external":
+            return None
+        title = binding.description[:1].upper() + binding.description[1:]
+        return title if state else f"{title} ({NOT_WITH_EXTERNAL})"
+
+    def action_play(self, col: int) -> None:
+        if self.c.tree.play_column(col):
+            self.board.cursor = col
+
+    def action_goto_ply(self, ply: int, relative: bool = False) -> None:
+        self.c.tree.goto(ply, relative)
+
+    def action_undo(self) -> None:
+        self.c.tree.undo()
+
+    def action_redo(self) -> None:
+        self.c.tree.redo()
+
+    def action_take_back(self) -> None:
+        self.c.tree.take_back()
+
+    def action_switch_variation(self, step: int) -> None:
+        self.c.tree.switch_variation(step)
+
+    def action_promote(self) -> None:
+        self.c.tree.promote()
+
+    def action_delete_variation(self) -> None:
+        self.c.tree.delete_variation()
+
+    def action_comment(self) -> None:
+        self.c.tree.comment()
+
+    def action_toggle_threats(self) -> None:
+        self.board.show_threats = not self.board.show_threats
+        self.c.host.state_changed()
+
+    def action_review(self) -> None:
+        self.c.review.start()
+
+    def action_toggle_pause(self) -> None:
+        self.c.search.toggle_pause()
+
+    def action_external_stop(self) -> None:
+        self.c.search.external_stop()
+
+    def action_not_external(self) -> None:
+        self.c.search.not_external()
+
+    def action_step_iteration(self) -> None:
+        self.c.search.step_iteration()
+
+    def action_step_nodes(self) -> None:
+        self.c.search.step_nodes()
+
+    def action_stop(self) -> None:
+        self.c.search.stop()
+
+    def action_analyse(self) -> None:
+        self.c.search.analyse()
+
+    def action_toggle_auto(self) -> None:
+        self.c.search.toggle_auto()
+
+    def action_node_limit(self) -> None:
+        self.c.search.node_limit()
+
+    def action_hash_size(self) -> None:
+        self.c.search.hash_size()
+
+    def action_toggle_book(self) -> None:
+        self.c.search.toggle_book()
+
+    def action_load(self) -> None:
+        self.c.files.open()
+
+    def action_save(self) -> None:
+        self.c.files.save()
+
+    def action_recent(self) -> None:
+        self.c.files.recent()
+
+    def action_games(self) -> None:
+        self.c.files.games()
+
+    def action_enter_moves(self) -> None:
+        self.c.files.enter_moves()
+
+    def action_copy(self) -> None:
+        self.c.files.copy()
+
+    def action_copy_game(self) -> None:
+        self.c.files.copy_game()
+
+    def action_play_mode(self) -> None:
+        self.c.play.toggle_mode()
+
+    def action_toggle_hints(self) -> None:
+        self.c.play.toggle_hints()
+
+    def action_preview_line(self) -> None:
+        self.c.preview.line(self.board.cursor)
+
+    def action_preview_path(self) -> None:
+        self.c.preview.path()
+
+    def action_preview_step(self, delta: int) -> None:
+        self.c.preview.step(delta, self.board.cursor)
+
+    def action_preview_end(self) -> None:
+        self.c.preview.end()
+
+    # ------------------------------------------------------------------ the panels' clicks
+    @on(ColumnChosen)
+    def _column_chosen(self, event: ColumnChosen) -> None:
+        self.action_play(event.col)
+
+    @on(PlyClicked)
+    def _ply_clicked(self, event: PlyClicked) -> None:
+        self.c.tree.goto(event.ply)
+
+    @on(NodeClicked)
+    def _node_clicked(self, event: NodeClicked) -> None:
+        self.c.tree.goto_path(event.path)
+
+    @on(CursorMoved)
+    def _cursor_moved(self, event: CursorMoved) -> None:
+        self.query_one(AnalysisPanel).cursor = event.col  # its line, at once
+
+    @on(PreviewRequested)
+    def _preview_requested(self, event: PreviewRequested) -> None:
+        self.c.preview.set(Preview(event.line, event.upto, event.source,
+                                   hover=not event.pin))
+
+    @on(PreviewEnded)
+    def _preview_ended(self) -> None:
+        self.c.preview.end(hover=True)
+
