@@ -18,7 +18,7 @@ from .booklink import BookLike
 from .controller import SearchController
 from .geometry import WIDTH
 from .position import Position
-from .search import SearchOptions
+from .seam import Limits, SearchOptions
 
 DEFAULT_POSITIONS = Path(__file__).resolve().parent.parent / "tests" / "data" / "positions.txt"
 
@@ -50,11 +50,11 @@ def read_positions(path: Path) -> list[tuple[str, int, list[int | None]]]:
     return rows
 
 
-def accuracy(opts: SearchOptions, path: Path = DEFAULT_POSITIONS, sample: int = 1,
-             progress: Callable[[int, int, int], None] | None = None,
+def accuracy(limits: Limits, opts: SearchOptions, path: Path = DEFAULT_POSITIONS,
+             sample: int = 1, progress: Callable[[int, int, int], None] | None = None,
              book: BookLike | None = None) -> AccuracyResult:
-    """Share of positions (every ``sample``-th) where the search picks an exactly best move
-    (with ``book``, if ``opts.use_book``)."""
+    """Share of positions (every ``sample``-th) where the search within ``limits`` picks
+    an exactly best move (with ``book``, if ``opts.use_book``)."""
     rows = read_positions(path)[::sample]
     ctl = SearchController(book=book)
     correct = nodes = 0
@@ -62,7 +62,7 @@ def accuracy(opts: SearchOptions, path: Path = DEFAULT_POSITIONS, sample: int = 
     t0 = time.perf_counter()
     for i, (moves, _score, cols) in enumerate(rows):
         pos = Position.from_moves(moves)
-        ctl.start(pos, opts)
+        ctl.start(pos, limits, opts)
         ctl.wait()
         res = ctl.result
         assert res is not None
@@ -83,13 +83,14 @@ def openings() -> list[str]:
     return [f"{a}{b}" for a in range(1, WIDTH + 1) for b in range(1, WIDTH + 1)]
 
 
-def play_game(start: str, white: SearchController, black: SearchController,
+def play_game(start: str, white: SearchController, black: SearchController, limits: Limits,
               opts_white: SearchOptions, opts_black: SearchOptions) -> int:
-    """Play one game from ``start``; returns 0 White won, 1 Black won, -1 draw."""
+    """Play one game from ``start``, each move a search within ``limits``; returns 0 White
+    won, 1 Black won, -1 draw."""
     pos = Position.from_moves(start)
     while not pos.is_over:
         ctl, opts = (white, opts_white) if pos.to_move == 0 else (black, opts_black)
-        ctl.start(pos, opts)
+        ctl.start(pos, limits, opts)
         ctl.wait()
         res = ctl.result
         assert res is not None
@@ -97,11 +98,13 @@ def play_game(start: str, white: SearchController, black: SearchController,
     return -1 if pos.winner is None else pos.winner
 
 
-def selfplay(opts_a: SearchOptions, opts_b: SearchOptions, starts: Iterable[str] | None = None,
+def selfplay(limits: Limits, opts_a: SearchOptions, opts_b: SearchOptions,
+             starts: Iterable[str] | None = None,
              progress: Callable[[int, int, int, int], None] | None = None,
              book: BookLike | None = None) -> tuple[int, int, int]:
-    """MILTON's self-play test (thesis 3.1): each opening twice, colours swapped; each
-    side probes ``book`` if its options say ``use_book``.
+    """MILTON's self-play test (thesis 3.1): each opening twice, colours swapped, every
+    move a search within ``limits``; each side probes ``book`` if its options say
+    ``use_book``.
 
     Returns ``(wins, losses, draws)`` of option set A.
     """
@@ -110,9 +113,9 @@ def selfplay(opts_a: SearchOptions, opts_b: SearchOptions, starts: Iterable[str]
     for start in starts if starts is not None else openings():
         for a_white in (True, False):
             if a_white:
-                r = play_game(start, a, b, opts_a, opts_b)
+                r = play_game(start, a, b, limits, opts_a, opts_b)
             else:
-                r = play_game(start, b, a, opts_b, opts_a)
+                r = play_game(start, b, a, limits, opts_b, opts_a)
             if r == -1:
                 d += 1
             elif (r == 0) == a_white:
@@ -135,16 +138,16 @@ def speed(path: Path, count: int) -> str:
     positions = [Position.from_moves(r[0]) for r in rows]
     solver = Solver(hash_mb=16, book=None)
     solver.solve(positions[0])  # load the kernels
-    run_search(positions[0], SearchOptions(max_depth=2, use_book=False))
+    no_book = SearchOptions(use_book=False)
+    run_search(positions[0], Limits(depth=2), no_book)
     t0 = time.perf_counter()
     sn = sum(solver.solve(p).nodes for p in positions)
     ts = time.perf_counter() - t0
     ctl = SearchController()
-    opts = SearchOptions(node_limit=None, use_book=False)
     t0 = time.perf_counter()
     an = 0
     for p, r in zip(positions, rows, strict=True):
-        res = run_search(p, opts, ctl)
+        res = run_search(p, Limits(nodes=None), no_book, ctl)
         if res.score != int(r[1]):
             raise AssertionError(f"{r[0]}: analysis score {res.score}, expected {r[1]}")
         an += res.nodes

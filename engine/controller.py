@@ -1,14 +1,19 @@
 """The search controller: MILTON's iterative deepening in a background thread.
 
 :class:`SearchController` runs the analysis search of :mod:`c4tui.engine.search` in a
-worker thread (the kernels release the GIL), can pause it exactly (the kernel sleeps in
-place, using no CPU), step it by iterations or nodes, limit its nodes, answers a root that
-is in the books from them, and offers a non-blocking :meth:`SearchController.snapshot`
-for a UI to poll. :func:`run_search` runs one search to its end for scripts.
+worker thread (the kernels release the GIL) within a :class:`~c4tui.engine.seam.Limits`,
+with the techniques of a :class:`~c4tui.engine.seam.SearchOptions`; it can pause it
+exactly (the kernel sleeps in place, using no CPU), step it by iterations or nodes
+(:mod:`c4tui.engine.search_state` holds that state machine), answers a root that is in
+the books from them, offers a non-blocking :meth:`SearchController.snapshot` for a UI to
+poll and calls a listener after each iteration and state change. It is a
+:class:`~c4tui.engine.seam.SearchLike`. :func:`run_search` runs one search to its end for
+scripts.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import threading
 import time
@@ -28,21 +33,32 @@ from .scores import win_score
 from .seam import (
     Band,
     IterationReport,
+    Limits,
+    Listener,
     PathEntry,
+    Score,
+    SearchOptions,
     SearchResult,
     SearchState,
     Snapshot,
     Source,
     check_node_limit,
 )
-from .search import SearchOptions, aspiration_window, classify, zobrist_key
+from .search import aspiration_window, classify, zobrist_key
+from .search_state import Run, Steering
 from .solver import Solver, warmup_position
 
 __all__ = ["SearchController", "run_search"]
 
 #: Entries of the recognition table (MILTON's table 3), which survives between searches.
 REC_ENTRIES = 1 << 16
-_NO_LIMIT = K.NEVER
+#: The kernel's command word for each state of the steering.
+_CMD = {Run.GO: K.CMD_RUN, Run.PAUSE: K.CMD_PAUSE, Run.STOP: K.CMD_STOP}
+
+
+def _kernel_nodes(nodes: int | None) -> int:
+    """``Limits.nodes`` as the kernel's ``C_LIMIT`` word (the same limit; NEVER: none)."""
+    return K.NEVER if nodes is None else nodes
 
 
 @dataclass(frozen=True)
@@ -51,9 +67,30 @@ class _Request:
     kept) one iteration deeper."""
 
     pos: Position
+    limits: Limits
     opts: SearchOptions
     gen: int
     cont: bool = False
+
+    @property
+    def max_depth(self) -> int:
+        """The deepest iteration: ``limits.depth``, at most the empty squares."""
+        empties = SIZE - self.pos.ply
+        return empties if self.limits.depth is None else min(self.limits.depth, empties)
+
+
+@dataclass
+class _Iteration:
+    """What one driver (aspiration windows or MTD(f)) found in one iteration."""
+
+    value: int
+    alpha: int
+    beta: int
+    fail_highs: int = 0
+    fail_lows: int = 0
+    move: int = -1  #: -1: the PV table gave none
+    pv: tuple[int, ...] = ()
+    aborted: bool = False
 
 
 class SearchController:
@@ -84,63 +121,61 @@ class SearchController:
         self._order = np.zeros(K.MAX_PLY * 8, dtype=np.int64)
         self._eg = np.zeros(EG_WORDS, dtype=np.int64)
         self._rec = new_table(REC_ENTRIES)
-        self._tt: np.ndarray | None = None  # tables 1 and 2, interleaved buckets
+        self._tt = np.zeros(4, dtype=np.uint64)  # tables 1 and 2, interleaved buckets
         self._thread: threading.Thread | None = None  # the worker, while it has work
         self._request: _Request | None = None  # the next search for the worker
         self._running = False  # the worker is preparing or running a search
         self._gen = 0  # number of the newest search; older ones publish nothing
         self._last: _Request | None = None  # the newest search (for a continuation)
         # Until the worker has prepared the newest search, the control array still belongs
-        # to the previous one: commands are kept here and applied when the search begins.
+        # to the previous one: the steering waits and is written when the search begins.
         self._setup = False
-        self._start_cmd = K.CMD_RUN
-        self._start_pause_at = K.NEVER
-        self._limit = _NO_LIMIT  # the node limit the user set
-        self._limit_lifted = False  # stepping past the node limit (restored on resume)
+        self._steer = Steering()
+        self._nodes: int | None = None  # the node limit (Limits.nodes, set_node_limit)
         self._nodes_base = 0  # nodes shown while preparing (a continuation keeps its count)
         self._state = SearchState.IDLE
         self._iterations: list[IterationReport] = []
         self._result: SearchResult | None = None
         self._depth = 0
-        self._step_iteration = False
         self._driver_paused = False
-        self._pause_requested = False
         self._t0 = 0.0
         self._paused_total = 0.0
         self._paused_since: float | None = None
         self._error: BaseException | None = None
         self._final_elapsed = 0.0
         self._pauses_seen = 0
+        self._timer: threading.Timer | None = None  # Limits.time
+        self._listener: Listener | None = None
         self._books = book  # what the searches probe when their options use a book
         self._book: BookLike | None = None  # this search's (kept alive: the kernel reads it)
         self._exact: Solver | None = None  # answers roots that are in the books
 
     # -------------------------------------------------------------- commands
-    def start(self, pos: Position, opts: SearchOptions | None = None, *,
+    def start(self, pos: Position, limits: Limits, options: SearchOptions | None = None, *,
               paused: bool = False) -> None:
-        """Search ``pos`` (the running search, if any, is stopped); returns at once.
+        """Search ``pos`` within ``limits`` (the running search, if any, is stopped);
+        returns at once. ``options``: the techniques and table size (None: the defaults).
 
         ``paused``: prepare the search but wait for :meth:`resume` or a step.
         """
-        opts = opts or SearchOptions()
         if pos.is_over:
             raise ValueError("start: the game is over, there is nothing to search")
         with self._cond:
             self._gen += 1
-            self._request = self._last = _Request(pos.copy(), opts, self._gen)
+            self._request = self._last = _Request(pos.copy(), limits,
+                                                  options or SearchOptions(), self._gen)
             self._ctl[K.C_CMD] = K.CMD_STOP  # the running search unwinds within a node
-            self._publish_start(paused, opts.node_limit, keep=False)
+            self._nodes = limits.nodes
+            self._publish_start(paused, keep=False)
+            self._start_timer(limits.time, self._gen)
             self._ensure_worker()
 
     def pause(self) -> None:
         """Pause the search where it is (inside the kernel, at the next node)."""
         with self._cond:
-            if self._state is not SearchState.SEARCHING or self._stopping():
+            if self._state is not SearchState.SEARCHING or not self._steer.pause():
                 return
-            self._pause_requested = True
-            if self._setup:
-                self._start_cmd = K.CMD_PAUSE
-            else:
+            if not self._setup:
                 self._ctl[K.C_CMD] = K.CMD_PAUSE
                 self._take_back_unseen_resume()
             self._mark_paused()
@@ -150,12 +185,11 @@ class SearchController:
         with self._cond:
             if not self._state.active:
                 return
-            self._step_iteration = False
-            if self._limit_lifted:  # the steps are over: the node limit holds again
-                self._limit_lifted = False
-                if not self._setup:
-                    self._ctl[K.C_LIMIT] = self._limit
-            self._go()
+            went, restored = self._steer.resume()
+            if restored and not self._setup:  # the steps are over: the limit holds again
+                self._ctl[K.C_LIMIT] = _kernel_nodes(self._nodes)
+            if went:
+                self._go()
 
     def step_iteration(self) -> bool:
         """Run to the end of the next iteration (the current one if paused inside it),
@@ -164,11 +198,14 @@ class SearchController:
         :meth:`resume`). False if there is nothing to step (no search, or it is done)."""
         with self._cond:
             if self._state.active:
-                self._step_iteration = True
-                if self._is_paused_locked():
+                paused = self._is_paused_locked()
+                self._steer.step_iteration(paused)
+                if paused and not self._steer.stopping:
                     self._go()
-                return True
-            return self._continue_locked(step_iteration=True, pause_at=K.NEVER)
+                ok = True
+            else:
+                ok = self._continue_locked(step_iteration=True, pause_at=K.NEVER)
+        return ok
 
     def step_nodes(self, n: int) -> bool:
         """Run ``n`` more nodes, then pause (counting continues across iterations); a
@@ -177,27 +214,31 @@ class SearchController:
             raise ValueError(f"step nodes {n}: expected a positive count")
         with self._cond:
             if self._state.active:
-                self._step_iteration = False
                 base = self._nodes_base if self._setup else int(self._ctl[K.C_NODES])
-                self._go(base + n)
-                return True
-            res = self._result
-            return res is not None and self._continue_locked(
-                step_iteration=False, pause_at=res.nodes + n)
+                self._steer.step_nodes(base + n)
+                if not self._steer.stopping:
+                    self._go()
+                ok = True
+            else:
+                res = self._result
+                ok = res is not None and self._continue_locked(
+                    step_iteration=False, pause_at=res.nodes + n)
+        return ok
 
-    def set_node_limit(self, n: int | None) -> None:
-        """Change the node limit of the running search (None: unlimited)."""
-        check_node_limit(n)
+    def set_node_limit(self, nodes: int | None) -> None:
+        """Change the node limit (``Limits.nodes``) of the running search (None:
+        unlimited)."""
+        check_node_limit(nodes)
         with self._cond:
-            self._limit = _NO_LIMIT if n is None else n
-            if not self._setup and not self._limit_lifted:
-                self._ctl[K.C_LIMIT] = self._limit
+            self._nodes = nodes
+            if not self._setup and not self._steer.nodes_lifted:
+                self._ctl[K.C_LIMIT] = _kernel_nodes(nodes)
             self._cond.notify_all()
 
     def stop(self) -> None:
         """Ask the search to stop; returns at once (the worker ends it within milliseconds)."""
         with self._cond:
-            self._start_cmd = K.CMD_STOP
+            self._steer.stop()
             self._ctl[K.C_CMD] = K.CMD_STOP
             self._cond.notify_all()
 
@@ -208,7 +249,7 @@ class SearchController:
                 self._request = None
                 if self._setup:
                     self._finish(self._gen, SearchState.STOPPED, None)
-            self._start_cmd = K.CMD_STOP
+            self._steer.stop()
             self._ctl[K.C_CMD] = K.CMD_STOP
             self._cond.notify_all()
             t = self._thread
@@ -234,6 +275,13 @@ class SearchController:
                 return False
             time.sleep(0.001)
 
+    def listen(self, listener: Listener | None) -> None:
+        """Call ``listener`` from the search's thread after each iteration and each change
+        of state it makes (an end, a step's pause): a UI need not poll for them. Commands
+        (pause, resume ...) are not reported back to their caller. It must return at once
+        and not call back into the controller. None: no more calls."""
+        self._listener = listener
+
     # ------------------------------------------------------------ queries
     @property
     def state(self) -> SearchState:
@@ -244,7 +292,7 @@ class SearchController:
         with self._lock:
             state = self._state
             if state.active:
-                paused = self._pause_requested or self._is_paused_locked()
+                paused = self._steer.run is Run.PAUSE or self._is_paused_locked()
                 state = SearchState.PAUSED if paused else SearchState.SEARCHING
                 if paused:
                     self._mark_paused()
@@ -295,7 +343,33 @@ class SearchController:
         return self._error
 
     # ------------------------------------------------------------ internals
-    def _publish_start(self, paused: bool, limit: int | None, keep: bool) -> None:
+    def _changed(self) -> None:
+        """Tell the listener (never with the lock held: it may take a snapshot)."""
+        listener = self._listener
+        if listener is not None:
+            listener()
+
+    def _start_timer(self, seconds: float | None, gen: int) -> None:
+        """``Limits.time``: stop search ``gen`` that many seconds from now."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if seconds is None:
+            return
+
+        def time_up() -> None:
+            with self._cond:
+                if gen != self._gen:
+                    return
+                self._steer.stop()
+                self._ctl[K.C_CMD] = K.CMD_STOP
+                self._cond.notify_all()
+
+        self._timer = threading.Timer(seconds, time_up)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def _publish_start(self, paused: bool, keep: bool) -> None:
         """Reset what a snapshot shows for a new search (``keep``: a continuation)."""
         now = time.perf_counter()
         if keep:
@@ -305,15 +379,10 @@ class SearchController:
             self._t0 = now
             self._nodes_base = 0
             self._iterations = []
-            self._limit = _NO_LIMIT if limit is None else limit
-        self._limit_lifted = False
+        self._steer.begin(paused, continuation=keep)
         self._result = None
         self._depth = len(self._iterations) + 1
-        self._step_iteration = False
         self._driver_paused = False
-        self._pause_requested = paused
-        self._start_cmd = K.CMD_PAUSE if paused else K.CMD_RUN
-        self._start_pause_at = K.NEVER
         self._paused_total = 0.0
         self._paused_since = now if paused else None
         self._pauses_seen = 0
@@ -325,17 +394,15 @@ class SearchController:
         last = self._last
         if last is None or self._state not in (SearchState.STOPPED, SearchState.NODE_LIMIT):
             return False
-        empties = SIZE - last.pos.ply
-        max_depth = empties if last.opts.max_depth is None else min(last.opts.max_depth,
-                                                                     empties)
-        if self._iterations and self._iterations[-1].depth >= max_depth:
+        if self._iterations and self._iterations[-1].depth >= last.max_depth:
             return False
         self._gen += 1
-        self._request = self._last = _Request(last.pos, last.opts, self._gen, cont=True)
-        self._publish_start(False, None, keep=True)
-        self._step_iteration = step_iteration
-        self._start_pause_at = pause_at
-        self._limit_lifted = True
+        self._request = self._last = dataclasses.replace(last, gen=self._gen, cont=True)
+        self._publish_start(False, keep=True)
+        if step_iteration:
+            self._steer.step_iteration(paused=False)
+        else:
+            self._steer.step_nodes(pause_at)
         self._ensure_worker()
         return True
 
@@ -367,6 +434,7 @@ class SearchController:
                 self._error = e
                 with self._lock:
                     self._finish(req.gen, SearchState.STOPPED, None)
+                self._changed()
             finally:
                 with self._cond:
                     self._running = False
@@ -378,9 +446,9 @@ class SearchController:
             if req.gen != self._gen:  # superseded while preparing
                 return
             c = self._ctl
-            c[K.C_CMD] = self._start_cmd
-            c[K.C_PAUSE_AT] = self._start_pause_at
-            c[K.C_LIMIT] = K.NEVER if self._limit_lifted else self._limit
+            c[K.C_CMD] = _CMD[self._steer.run]
+            c[K.C_PAUSE_AT] = self._steer.pause_at
+            c[K.C_LIMIT] = K.NEVER if self._steer.nodes_lifted else _kernel_nodes(self._nodes)
             self._setup = False
         self._search(req)
 
@@ -392,8 +460,8 @@ class SearchController:
         counts = c[K.C_NODES], c[K.C_PROBES], c[K.C_HITS]
         if not req.cont:
             entries = table_entries(opts.hash_mb)
-            if self._tt is None or len(self._tt) != entries * 4:
-                self._tt = None  # free the old tables before allocating the new ones
+            if len(self._tt) != entries * 4:
+                self._tt = np.zeros(4, dtype=np.uint64)  # free the old tables first
                 self._tt = new_buckets(entries)
             else:
                 self._tt.fill(0)
@@ -435,7 +503,7 @@ class SearchController:
 
     def _is_paused_locked(self) -> bool:
         if self._setup:
-            return self._start_cmd == K.CMD_PAUSE
+            return self._steer.run is Run.PAUSE
         return self._driver_paused or self._kernel_paused()
 
     def _mark_paused(self) -> None:
@@ -467,25 +535,16 @@ class SearchController:
         if c[K.C_PAUSED] == 1 and c[K.C_PAUSES] == self._pauses_seen:
             self._pauses_seen = int(c[K.C_PAUSES]) - 1
 
-    def _stopping(self) -> bool:
-        """A stop was asked for: no pause or resume may undo it."""
-        cmd = self._start_cmd if self._setup else self._ctl[K.C_CMD]
-        return cmd == K.CMD_STOP
-
-    def _go(self, pause_at: int = K.NEVER) -> None:
-        if self._stopping():
-            return
-        self._pause_requested = False
+    def _go(self) -> None:
+        """The steering says GO (lock held): no longer paused; tell the kernel."""
         self._unmark_paused()
         if self._setup:
-            self._start_cmd = K.CMD_RUN
-            self._start_pause_at = pause_at
-            return
+            return  # written to the kernel when the search begins
         # Read the pause count before publishing the new target: a kernel that reaches a
         # near target (step_nodes(1)) between the two would otherwise count its pause into
         # the baseline, and the pause would never be seen.
         self._pauses_seen = int(self._ctl[K.C_PAUSES])
-        self._ctl[K.C_PAUSE_AT] = pause_at
+        self._ctl[K.C_PAUSE_AT] = self._steer.pause_at
         self._ctl[K.C_CMD] = K.CMD_RUN
         self._driver_paused = False
         self._cond.notify_all()
@@ -545,64 +604,114 @@ class SearchController:
         aborted = self._ctl[K.C_ABORT] == K.ABORT_STOP
         return SearchState.STOPPED if aborted else SearchState.NODE_LIMIT
 
-    def _answer_from_book(self, pos: Position, gen: int) -> bool:
-        """A root in the books is answered from them: exact score, move and line (one
-        report, no iterations; its source EXACT if no lookup was needed: every move loses
-        at once). False if the root is in no book."""
-        if self._exact is None or self._exact.book is not self._book:
-            self._exact = Solver(hash_mb=16, book=self._book)  # finds the moves (1 thread)
-        t0 = time.perf_counter()
-        ans = book_answer(pos, self._book, self._exact)
-        if ans is None:
-            return False
-        dt = time.perf_counter() - t0
-        value = int(K.book_value(ans.score, pos.ply))
-        rep = IterationReport(
-            depth=len(ans.pv), alpha=-INF, beta=INF, fail_highs=0, fail_lows=0,
-            score=ans.score, band=Band.EXACT, best_move=ans.best_move, nodes=ans.nodes,
-            nps=int(ans.nodes / dt) if dt > 0 else 0, tt_probes=0, tt_hits=0, hit_rate=0.0,
-            tt_fill=0.0, elapsed=dt, pv=ans.pv, value=value, total_nodes=ans.nodes,
-            total_elapsed=dt, source=ans.source)
+    # ------------------------------------------------------------ the search (worker)
+    def _answer_alone(self, gen: int, rep: IterationReport) -> None:
+        """End search ``gen`` with one report and no iterations (a win at once, the
+        books): its result is the report's."""
         with self._lock:
             if gen == self._gen:
                 self._iterations = [rep]
             self._finish(gen, SearchState.DONE, SearchResult(
-                ans.best_move, ans.score, Band.EXACT, ans.pv, ans.nodes, len(ans.pv),
-                SearchState.DONE, value, ans.source))
+                rep.best_move, rep.score, rep.band, rep.pv, rep.nodes, rep.depth,
+                SearchState.DONE, rep.value, rep.source))
+        self._changed()
+
+    def _answer_at_once(self, pos: Position, gen: int) -> bool:
+        """A win at once needs no search: one exact report. False if there is none."""
+        for c in pos.legal_moves():
+            if pos.is_winning_move(c):
+                self._answer_alone(gen, _report(
+                    1, -INF, INF, Score(win_score(pos.ply), Band.EXACT), c, (c,),
+                    WIN - pos.ply - 1, source=Source.EXACT))
+                return True
+        return False
+
+    def _answer_from_book(self, pos: Position, gen: int, book: BookLike) -> bool:
+        """A root in the books is answered from them: exact score, move and line (one
+        report, no iterations; its source EXACT if no lookup was needed: every move loses
+        at once). False if the root is in no book."""
+        if self._exact is None or self._exact.book is not book:
+            self._exact = Solver(hash_mb=16, book=book)  # finds the moves (1 thread)
+        t0 = time.perf_counter()
+        ans = book_answer(pos, book, self._exact)
+        if ans is None:
+            return False
+        dt = time.perf_counter() - t0
+        self._answer_alone(gen, _report(
+            len(ans.pv), -INF, INF, Score(ans.score, Band.EXACT), ans.best_move, ans.pv,
+            int(K.book_value(ans.score, pos.ply)), nodes=ans.nodes, elapsed=dt,
+            total_nodes=ans.nodes, total_elapsed=dt, source=ans.source))
         return True
+
+    def _aspiration(self, pos: Position, key: int, d2: int, window: tuple[int, int]
+                    ) -> _Iteration:
+        """One iteration with MILTON's aspiration windows: a window missed once is
+        widened on its side, missed twice opened fully (the ID driver)."""
+        ctl = self._ctl
+        alpha, beta = window
+        it = _Iteration(0, alpha, beta)
+        repeated = False
+        while True:
+            v = self._root(pos, key, d2, alpha, beta)
+            if ctl[K.C_ABORT]:
+                it.aborted = True
+                break
+            if v <= alpha and alpha > -INF:
+                it.fail_lows += 1
+                alpha, beta = (-INF, INF) if repeated else (-INF, v + 2)
+                repeated = True
+                continue
+            if v >= beta and beta < INF:
+                it.fail_highs += 1
+                alpha, beta = (-INF, INF) if repeated else (v - 2, INF)
+                repeated = True
+                continue
+            break
+        it.value, it.alpha, it.beta = v, alpha, beta
+        if not it.aborted and self._pvlen[0] > 0:
+            it.move, it.pv = int(self._pv[0]), self._pv_line()
+        return it
+
+    def _mtdf(self, pos: Position, key: int, d2: int, guess: int) -> _Iteration:
+        """One iteration of MTD(f): null-window searches from ``guess`` until the bounds
+        meet."""
+        ctl = self._ctl
+        g = guess
+        lower, upper = -INF, INF
+        it = _Iteration(g, lower, upper)
+        while lower < upper:
+            b = g + 1 if g == lower else g
+            g = self._root(pos, key, d2, b - 1, b)
+            if ctl[K.C_ABORT]:
+                it.aborted = True
+                break
+            if g < b:
+                upper = g
+                it.fail_lows += 1
+            else:
+                lower = g
+                it.fail_highs += 1
+                if self._pvlen[0] > 0:
+                    it.move, it.pv = int(self._pv[0]), self._pv_line()
+        it.value, it.alpha, it.beta = g, lower, upper
+        return it
 
     def _search(self, req: _Request) -> None:
         """The iterative-deepening driver (worker thread)."""
         pos, opts, gen = req.pos, req.opts, req.gen
-        legal = pos.legal_moves()
-        empties = SIZE - pos.ply
-        # a win at once needs no search
-        for c in legal:
-            if pos.is_winning_move(c):
-                score, value = win_score(pos.ply), WIN - pos.ply - 1
-                rep = IterationReport(
-                    depth=1, alpha=-INF, beta=INF, fail_highs=0, fail_lows=0, score=score,
-                    band=Band.EXACT, best_move=c, nodes=0, nps=0, tt_probes=0, tt_hits=0,
-                    hit_rate=0.0, tt_fill=0.0, elapsed=0.0, pv=(c,), value=value,
-                    source=Source.EXACT)
-                with self._lock:
-                    if gen == self._gen:
-                        self._iterations = [rep]
-                    self._finish(gen, SearchState.DONE, SearchResult(
-                        c, score, Band.EXACT, (c,), 0, 1, SearchState.DONE, value,
-                        Source.EXACT))
-                return
-        if self._book is not None and self._answer_from_book(pos, gen):
+        if self._answer_at_once(pos, gen):
+            return
+        if self._book is not None and self._answer_from_book(pos, gen, self._book):
             return
         key = zobrist_key(pos)
-        max_depth = empties if opts.max_depth is None else min(opts.max_depth, empties)
+        empties = SIZE - pos.ply
         ctl = self._ctl
         reason = SearchState.DONE
         with self._lock:
             done = list(self._iterations) if req.cont else []
         best_move = done[-1].best_move if done else -1
         values = {it.depth: it.value for it in done}  # root value of each iteration
-        for depth in range(len(done) + 1, max_depth + 1):
+        for depth in range(len(done) + 1, req.max_depth + 1):
             with self._lock:
                 if gen == self._gen:
                     self._depth = depth  # the iteration about to run (or paused before)
@@ -611,96 +720,52 @@ class SearchController:
                 break
             exact = depth >= empties
             self._st[K.S_EXACT] = 1 if exact else 0
-            d2 = 2 * depth
             n0, p0, h0 = int(ctl[K.C_NODES]), int(ctl[K.C_PROBES]), int(ctl[K.C_HITS])
             with self._lock:
                 t0 = self._active()
-            fh = fl = 0
-            it_move = -1
-            it_pv: tuple[int, ...] = ()
-            aborted = False
             if opts.mtdf:
-                g = values.get(depth - 1, 0)
-                lower, upper = -INF, INF
-                while lower < upper:
-                    b = g + 1 if g == lower else g
-                    g = self._root(pos, key, d2, b - 1, b)
-                    if ctl[K.C_ABORT]:
-                        aborted = True
-                        break
-                    if g < b:
-                        upper = g
-                        fl += 1
-                    else:
-                        lower = g
-                        fh += 1
-                        if self._pvlen[0] > 0:
-                            it_move = int(self._pv[0])
-                            it_pv = self._pv_line()
-                v, alpha, beta = g, lower, upper
+                it = self._mtdf(pos, key, 2 * depth, values.get(depth - 1, 0))
             else:
-                alpha, beta = (aspiration_window(values, depth, opts.window_parity)
-                               if opts.aspiration else (-INF, INF))
-                repeated = False
-                while True:
-                    v = self._root(pos, key, d2, alpha, beta)
-                    if ctl[K.C_ABORT]:
-                        aborted = True
-                        break
-                    if v <= alpha and alpha > -INF:
-                        fl += 1
-                        if repeated:
-                            alpha, beta = -INF, INF
-                        else:
-                            repeated = True
-                            alpha, beta = -INF, v + 2
-                        continue
-                    if v >= beta and beta < INF:
-                        fh += 1
-                        if repeated:
-                            alpha, beta = -INF, INF
-                        else:
-                            repeated = True
-                            alpha, beta = v - 2, INF
-                        continue
-                    break
-                if not aborted and self._pvlen[0] > 0:
-                    it_move = int(self._pv[0])
-                    it_pv = self._pv_line()
-            if aborted:
+                window = (aspiration_window(values, depth, opts.window_parity)
+                          if opts.aspiration else (-INF, INF))
+                it = self._aspiration(pos, key, 2 * depth, window)
+            if it.aborted:
                 reason = self._abort_reason()
                 break
-            if it_move < 0:  # lost at once whatever we play, or nothing better known
-                it_move = best_move if best_move >= 0 else _fallback_move(pos)
-                it_pv = (it_move,)
-            it_pv = self._extend_pv(pos, key, it_pv, max(depth, len(it_pv)))
-            best_move = it_move
-            values[depth] = v
-            score, band = classify(v, exact)
+            if it.move < 0:  # lost at once whatever we play, or nothing better known
+                it.move = best_move if best_move >= 0 else _fallback_move(pos)
+                it.pv = (it.move,)
+            pv = self._extend_pv(pos, key, it.pv, max(depth, len(it.pv)))
+            best_move = it.move
+            values[depth] = it.value
             with self._lock:
                 el = self._active()
-            nodes = int(ctl[K.C_NODES])
-            probes = int(ctl[K.C_PROBES]) - p0
-            hits = int(ctl[K.C_HITS]) - h0
-            it_nodes = nodes - n0
-            dt = el - t0
-            rep = IterationReport(
-                depth=depth, alpha=int(alpha), beta=int(beta), fail_highs=fh, fail_lows=fl,
-                score=score, band=band, best_move=best_move, nodes=it_nodes,
-                nps=int(it_nodes / dt) if dt > 0 else 0, tt_probes=probes, tt_hits=hits,
-                hit_rate=hits / probes if probes else 0.0, tt_fill=self._fill(),
-                elapsed=dt, pv=it_pv, value=int(v), total_nodes=nodes, total_elapsed=el,
-            )
-            with self._lock:
-                if gen != self._gen:  # superseded: the new search publishes
-                    return
-                self._iterations.append(rep)
-                if self._step_iteration:  # step_iteration(): pause after this one
-                    self._step_iteration = False
-                    if self._ctl[K.C_CMD] == K.CMD_RUN:
-                        self._ctl[K.C_CMD] = K.CMD_PAUSE
-                        self._pause_requested = True
-                        self._mark_paused()
+            nodes, probes = int(ctl[K.C_NODES]), int(ctl[K.C_PROBES]) - p0
+            rep = _report(depth, it.alpha, it.beta, Score(*classify(it.value, exact)),
+                          best_move, pv, it.value, fail_highs=it.fail_highs,
+                          fail_lows=it.fail_lows, nodes=nodes - n0, elapsed=el - t0,
+                          tt_probes=probes, tt_hits=int(ctl[K.C_HITS]) - h0,
+                          tt_fill=self._fill(), total_nodes=nodes, total_elapsed=el)
+            if not self._publish(gen, rep):
+                return
+        self._end(pos, gen, reason)
+
+    def _publish(self, gen: int, rep: IterationReport) -> bool:
+        """Add an iteration's report; False if search ``gen`` was superseded (the new
+        search publishes)."""
+        with self._lock:
+            if gen != self._gen:
+                return False
+            self._iterations.append(rep)
+            if self._steer.iteration_done():  # step_iteration(): pause after this one
+                self._ctl[K.C_CMD] = K.CMD_PAUSE
+                self._mark_paused()
+        self._changed()
+        return True
+
+    def _end(self, pos: Position, gen: int, reason: SearchState) -> None:
+        """The result: the last iteration's, or (none completed) the PV table's move."""
+        ctl = self._ctl
         with self._lock:
             its = self._iterations
             if its:
@@ -712,6 +777,7 @@ class SearchController:
                 res = SearchResult(mv, 0, Band.HEURISTIC, (mv,), int(ctl[K.C_NODES]), 0,
                                    reason, 0)
             self._finish(gen, reason, res)
+        self._changed()
 
     def _finish(self, gen: int, state: SearchState, res: SearchResult | None) -> None:
         """End search ``gen`` (lock held); nothing happens if a newer one was started."""
@@ -725,6 +791,9 @@ class SearchController:
         self._setup = False
         self._depth = self._iterations[-1].depth if self._iterations else 0
         self._ctl[K.C_PAUSED] = 0
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
         self._cond.notify_all()
 
     def _fill(self) -> float:
@@ -733,6 +802,22 @@ class SearchController:
         # more than a shallow iteration
         sample = self._tt[: 4 * 16384]
         return np.count_nonzero(sample[1::2]) / (len(sample) // 2)
+
+
+def _report(depth: int, alpha: int, beta: int, score: Score, best_move: int,
+            pv: tuple[int, ...], value: int, *, fail_highs: int = 0, fail_lows: int = 0,
+            nodes: int = 0, elapsed: float = 0.0, tt_probes: int = 0, tt_hits: int = 0,
+            tt_fill: float = 0.0, total_nodes: int = 0, total_elapsed: float = 0.0,
+            source: Source = Source.SEARCH) -> IterationReport:
+    """The one place an :class:`IterationReport` is built (an iteration, a win at once, a
+    root in the books): rates derived here."""
+    return IterationReport(
+        depth=depth, alpha=int(alpha), beta=int(beta), fail_highs=fail_highs,
+        fail_lows=fail_lows, score=score.value, band=score.band, best_move=best_move,
+        nodes=nodes, nps=int(nodes / elapsed) if elapsed > 0 else 0, tt_probes=tt_probes,
+        tt_hits=tt_hits, hit_rate=tt_hits / tt_probes if tt_probes else 0.0,
+        tt_fill=tt_fill, elapsed=elapsed, pv=pv, value=int(value), total_nodes=total_nodes,
+        total_elapsed=total_elapsed, source=source)
 
 
 def _fallback_move(pos: Position) -> int:
@@ -749,13 +834,13 @@ def _fallback_move(pos: Position) -> int:
     return legal[0]
 
 
-def run_search(pos: Position, opts: SearchOptions | None = None,
+def run_search(pos: Position, limits: Limits, options: SearchOptions | None = None,
                controller: SearchController | None = None,
                book: BookLike | None = None) -> SearchResult:
-    """Search ``pos`` to the end in this thread's time (a convenience for scripts);
-    ``book`` is for a controller made here."""
+    """Search ``pos`` within ``limits`` to the end, in this thread's time (a convenience
+    for scripts); ``book`` is for a controller made here."""
     ctl = controller or SearchController(book=book)
-    ctl.start(pos, opts)
+    ctl.start(pos, limits, options)
     ctl.wait()
     if ctl.error is not None:
         raise ctl.error
@@ -779,7 +864,7 @@ def _warmup() -> None:
     else:
         positions = [Position.from_moves([WIDTH // 2 + 1] * 2), warmup_position()]
     for pos in positions:
-        ctl.start(pos, SearchOptions(node_limit=2_000, use_book=True))
+        ctl.start(pos, Limits(nodes=2_000), SearchOptions(use_book=True))
         ctl.wait()
 
     ctl.close()

@@ -20,7 +20,7 @@ from .solver import Solver
 def perfect_moves(pos: Position, solver: Solver) -> Iterator[int]:
     """The moves (0-based columns) of a perfect-play line from ``pos`` to the game's end,
     one solve per move: stop iterating to stop paying. ``solver.stop()`` from another
-    thread ends it with :class:`~c4tui.engine.solver.SearchAborted` (the moves yielded so
+    thread ends it with :class:`~c4tui.engine.seam.SearchAborted` (the moves yielded so
     far are a correct prefix)."""
     p = pos.copy()
     while not p.is_over:

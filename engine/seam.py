@@ -1,12 +1,16 @@
 """The plain types of the engine's public seam (no numba: the app imports them at once).
 
-python-chess is the model: a search is driven by one validated :class:`Limits` record and
-reports a :class:`Score` (a value with its :class:`Band`, from the side to move's point of
-view, that formats itself) and a :class:`SearchState`. The records a
-:class:`c4tui.engine.controller.SearchController` publishes (:class:`IterationReport`,
-:class:`Snapshot`, :class:`SearchResult`, :class:`PathEntry`) and the threat-fill
-:class:`ThreatVerdict` live here too, so a reader finds every type of the seam in one file.
-See docs/engine-api.md.
+python-chess is the model: a search is started with one validated :class:`Limits` record
+(what bounds it: nodes, depth, time; python-chess's ``Limit``) and one
+:class:`SearchOptions` record (which techniques it uses and its table size: never a
+bound), and reports a :class:`Score` (a value with its :class:`Band`, from the side to
+move's point of view, that formats itself; python-chess's ``PovScore``) and a
+:class:`SearchState`. The records a search publishes (:class:`IterationReport`,
+:class:`Snapshot`, :class:`SearchResult`, :class:`PathEntry`), the threat-fill
+:class:`ThreatVerdict`, :class:`SearchAborted` (what a stopped solve raises) and
+:class:`SearchLike` (what a front end needs from a search: the built-in
+``SearchController`` and the app's external UGI engine both are one) live here too, so a
+reader finds every type of the seam in one file. See docs/engine-api.md.
 
 The enums are ``str`` enums: ``state == "paused"`` and ``json.dumps(band)`` keep working,
 and ``str()`` gives the plain value.
@@ -16,8 +20,10 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Protocol
 
 from .geometry import MAX_SCORE, SIZE
 from .position import PLAYER_NAMES, Position
@@ -25,8 +31,9 @@ from .scores import moves_to_end
 
 # ------------------------------------------------------------------ limits
 
-#: The node limit of an interactive search (the workstation, ``c4tui analyze``).
-DEFAULT_NODE_LIMIT = 2_000_000
+#: A search's node limit when none is given: MILTON's one million nodes (``c4tui analyze``;
+#: the workstation sets its own, app/settings.py).
+DEFAULT_NODES = 1_000_000
 MAX_NODE_LIMIT = 10**12
 #: Hash size (tables 1 and 2 of the analysis search) in MB.
 DEFAULT_HASH_MB = 16
@@ -90,18 +97,69 @@ def check_depth(depth: int | None) -> int | None:
     return depth
 
 
+def check_seconds(seconds: float | None) -> float | None:
+    """``seconds`` if it is a time limit (None: none); ValueError otherwise."""
+    if seconds is None:
+        return None
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) \
+            or not math.isfinite(seconds) or seconds < 0:
+        raise ValueError(f"time {seconds!r}: expected seconds, 0 or more")
+    return seconds
+
+
 @dataclass(frozen=True)
 class Limits:
-    """What bounds a search, validated once, where it is made (python-chess's ``Limit``)."""
+    """What bounds a search (python-chess's ``Limit``), validated once, where it is made
+    (``ValueError`` with a one-line message). The search ends at the first bound reached,
+    and at the latest at the full depth (an exact answer). Every front end builds one: the
+    workstation's settings hold one, ``c4tui analyze`` and the UGI's ``go`` make one."""
 
-    nodes: int | None = DEFAULT_NODE_LIMIT  #: None: no node limit
-    hash_mb: int = DEFAULT_HASH_MB
-    depth: int | None = None  #: None: up to the number of empty squares
+    nodes: int | None = DEFAULT_NODES  #: nodes over all iterations; None: no node limit
+    depth: int | None = None  #: plies; None: up to the number of empty squares
+    time: float | None = None  #: seconds from the start; None: no time limit
+    #: UGI's ``go infinite``: the answer waits for ``stop`` (the bounds above still hold)
+    infinite: bool = False
 
     def __post_init__(self) -> None:
         check_node_limit(self.nodes)
-        check_hash_mb(self.hash_mb)
         check_depth(self.depth)
+        check_seconds(self.time)
+
+
+@dataclass(frozen=True)
+class SearchOptions:
+    """How the analysis search searches: one switch per technique, so that each can be
+    compared (docs/analysis.md), and the size of its tables. Never a bound (:class:`Limits`)."""
+
+    pvs: bool = True  #: principal-variation search (False: plain alpha-beta)
+    mtdf: bool = False  #: MTD(f) driver instead of aspiration windows
+    aspiration: bool = True  #: MILTON's aspiration windows (False: full window)
+    quiescence: bool = True  #: extend by two plies at the horizon under an acute threat
+    extensions: bool = False  #: half a ply where only one move is sensible
+    killers: bool = False  #: two killer moves per ply
+    recognition: bool = True  #: interior-node recognition with its own table
+    use_book: bool = True  #: probe the controller's books, if it was given any
+    hash_mb: float = DEFAULT_HASH_MB  #: tables 1 and 2 together (tests use fractions)
+    #: order moves also by the threats they create (not MILTON's; on by default since it
+    #: lifts move accuracy at 1M nodes to 99.6% and cuts nodes to full depth by a third)
+    threat_ordering: bool = True
+    #: centre the aspiration window on the last value of the same iteration parity (the
+    #: heuristic value flips with the side that moves last at the horizon), not MILTON's
+    window_parity: bool = True
+
+    def __post_init__(self) -> None:
+        check_hash_mb(self.hash_mb, lo=0.03)
+
+
+class SearchAborted(RuntimeError):
+    """Raised by a solve that was stopped from another thread (``Solver.stop``). From
+    ``Solver.analyze``, ``bounds`` holds what the columns it was solving had been proven
+    worth by then: column -> (at least, at most), the side to move's view (e.g.
+    ``(0, 17)``: at least a draw)."""
+
+    def __init__(self, *args: object) -> None:
+        super().__init__(*args)
+        self.bounds: dict[int, tuple[int, int]] = {}
 
 
 # ------------------------------------------------------------------ states and scores
@@ -256,6 +314,7 @@ class IterationReport:
 
     @property
     def pov(self) -> Score:
+        """``score`` with its band: the side to move at the root's view."""
         return Score(self.score, self.band)
 
 
@@ -267,6 +326,8 @@ class PathEntry:
 
     ply: int
     move: int
+    #: the node's window in internal values (engine/analysis_eval.py), from the side to
+    #: move at that node (negamax): not scores, which only a completed search gives
     alpha: int
     beta: int
     index: int
@@ -288,6 +349,7 @@ class SearchResult:
 
     @property
     def pov(self) -> Score:
+        """``score`` with its band: the side to move at the root's view."""
         return Score(self.score, self.band)
 
 
@@ -311,6 +373,8 @@ class Snapshot:
 
     @property
     def pov(self) -> Score | None:
+        """``score`` with its band (the side to move at the root's view); None before the
+        first iteration."""
         if self.score is None or self.band is None:
             return None
         return Score(self.score, self.band)
@@ -322,3 +386,59 @@ class ThreatVerdict:
 
     outcome: int  #: +1 / 0 / -1 for the side to move
     plies: int  #: fill plies until the winning disc (0 for a draw)
+
+
+# ------------------------------------------------------------------ what a front end drives
+
+#: Called from the search's own thread after each iteration and state change (it must
+#: return at once and never call back into the search; a UI posts itself a message).
+Listener = Callable[[], None]
+
+
+class SearchLike(Protocol):
+    """What a front end needs from an analysis search: the built-in
+    ``c4tui.engine.controller.SearchController`` and the app's external UGI engine
+    (``c4tui.app.external_search.ExternalSearch``, which cannot pause or step: those calls
+    do nothing and answer False). Every method returns at once except :meth:`wait`."""
+
+    def start(self, pos: Position, limits: Limits, options: SearchOptions | None = None,
+              *, paused: bool = False) -> None:
+        """Search ``pos`` within ``limits`` (the running search is stopped first)."""
+
+    def pause(self) -> None:
+        """Pause where it is."""
+
+    def resume(self) -> None:
+        """Go on to the end (or the limits)."""
+
+    def step_iteration(self) -> bool:
+        """One more iteration, then pause; False if there is nothing to step."""
+
+    def step_nodes(self, n: int) -> bool:
+        """``n`` more nodes, then pause; False if there is nothing to step."""
+
+    def set_node_limit(self, nodes: int | None) -> None:
+        """A new ``Limits.nodes`` for the running search (None: no limit)."""
+
+    def stop(self) -> None:
+        """End the search; its result so far is kept."""
+
+    def snapshot(self) -> Snapshot:
+        """A consistent view of the newest search."""
+
+    def path(self) -> tuple[PathEntry, ...]:
+        """The search path while paused (empty otherwise)."""
+
+    @property
+    def state(self) -> SearchState:
+        """Same as ``snapshot().state``."""
+
+    @property
+    def result(self) -> SearchResult | None:
+        """The newest search's answer once it ended."""
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until the search ends; False on timeout (scripts, tests: not a UI)."""
+
+    def listen(self, listener: Listener | None) -> None:
+        """Call ``listener`` after each iteration and state change (None: no more)."""

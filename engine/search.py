@@ -2,14 +2,16 @@
 
 The search (Baier 2006, the MILTON thesis; see docs/analysis.md) deepens 1, 2, 3 ... plies
 up to the number of empty squares, where its result is exact and in the perfect solvers'
-score convention. Every technique is a switch in :class:`SearchOptions`. Each completed
-iteration produces an :class:`IterationReport`; the controller that runs it in a thread is
-:class:`c4tui.engine.controller.SearchController`. This module holds the options, the
-score bands and MILTON's aspiration windows.
+score convention. Every technique is a switch in :class:`SearchOptions`; what bounds a
+search is a :class:`~c4tui.engine.seam.Limits`. Each completed iteration produces an
+:class:`IterationReport`; the controller that runs it in a thread is
+:class:`c4tui.engine.controller.SearchController`. This module holds the score bands and
+MILTON's aspiration windows.
 
-The records it publishes and their types (:class:`SearchState`, :class:`Band`,
-:class:`Score`, :class:`IterationReport`, :class:`Snapshot`, :class:`SearchResult`) live in
-:mod:`c4tui.engine.seam` (re-exported here). For the EXACT band (a full-depth iteration)
+The options, the records the search publishes and their types (:class:`SearchOptions`,
+:class:`SearchState`, :class:`Band`, :class:`Score`, :class:`IterationReport`,
+:class:`Snapshot`, :class:`SearchResult`) live in :mod:`c4tui.engine.seam` (re-exported
+here). For the EXACT band (a full-depth iteration)
 and the RECOGNIZED band (a proven win or loss before full depth; the distance is the best
 found so far and may shrink with depth) ``score`` is in the solvers' convention (22 - k,
 see ``c4tui.engine.scores``); for the HEURISTIC band it is MILTON's evaluation value:
@@ -18,8 +20,6 @@ holds the internal value (see ``engine/analysis_eval.py`` for the bands).
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 from .analysis_eval import INF, REAL_MIN, REC, REC_MIN, WIN
 from .analysis_tt import ZOBRIST
@@ -30,12 +30,10 @@ from .seam import (
     IterationReport,
     PathEntry,
     Score,
+    SearchOptions,
     SearchResult,
     SearchState,
     Snapshot,
-    check_depth,
-    check_hash_mb,
-    check_node_limit,
 )
 
 __all__ = [
@@ -48,34 +46,6 @@ __all__ = [
     "SearchResult",
     "Snapshot",
 ]
-
-@dataclass(frozen=True)
-class SearchOptions:
-    """One switch per technique, so that each can be compared (docs/analysis.md)."""
-
-    max_depth: int | None = None  #: None: up to the number of empty squares (exact)
-    node_limit: int | None = 1_000_000  #: MILTON's one million nodes; None: no limit
-    pvs: bool = True  #: principal-variation search (False: plain alpha-beta)
-    mtdf: bool = False  #: MTD(f) driver instead of aspiration windows
-    aspiration: bool = True  #: MILTON's aspiration windows (False: full window)
-    quiescence: bool = True  #: extend by two plies at the horizon under an acute threat
-    extensions: bool = False  #: half a ply where only one move is sensible
-    killers: bool = False  #: two killer moves per ply
-    recognition: bool = True  #: interior-node recognition with its own table
-    use_book: bool = True  #: probe the controller's books, if it was given any
-    hash_mb: float = 16  #: tables 1 and 2 together
-    #: order moves also by the threats they create (not MILTON's; on by default since it
-    #: lifts move accuracy at 1M nodes to 99.6% and cuts nodes to full depth by a third)
-    threat_ordering: bool = True
-    #: centre the aspiration window on the last value of the same iteration parity (the
-    #: heuristic value flips with the side that moves last at the horizon), not MILTON's
-    window_parity: bool = True
-
-    def __post_init__(self) -> None:
-        check_depth(self.max_depth)
-        check_node_limit(self.node_limit)
-        check_hash_mb(self.hash_mb, lo=0.03)
-
 
 # ------------------------------------------------------------------ score bands
 
@@ -134,4 +104,3 @@ def zobrist_key(pos: Position) -> int:
     return k
 
 
-# ------------------------------------------------------------------ controller

@@ -20,7 +20,7 @@ from .geometry import IS_DEFAULT, SIZE, WIDTH, column_bits
 from .mem import address
 from .position import Position
 from .scores import win_score
-from .seam import MAX_THREADS
+from .seam import MAX_THREADS, SearchAborted
 from .solver_kernel import (
     BUSY_BITS,
     CTX_ABORT,
@@ -41,17 +41,6 @@ SOLO_NODES = 1 << 17
 #: The two helpers prove the neighbouring bounds while the main thread decides
 #: win/draw/loss (the empty board's second window, > 1, is done meanwhile).
 FIRST_WINDOWS = (0, 1, -1)
-
-
-class SearchAborted(RuntimeError):
-    """Raised by a solve that was stopped from another thread. From :meth:`Solver.analyze`,
-    ``bounds`` holds what the columns it was solving had been proven worth by then:
-    column -> (at least, at most), the side to move's view (e.g. ``(0, 17)``: at least a
-    draw)."""
-
-    def __init__(self, *args: object) -> None:
-        super().__init__(*args)
-        self.bounds: dict[int, tuple[int, int]] = {}
 
 
 @dataclass(frozen=True)
@@ -197,6 +186,12 @@ class Solver:
         """Empty the transposition table."""
         self.table.clear()
 
+    def hashfull(self) -> int:
+        """How full the table is, in permille (UCI's ``hashfull``: 0-1000), estimated from
+        its first 65,536 words (keys are hashed, so a fair sample, as chess engines do)."""
+        sample = self.table.words[: 1 << 16]
+        return int(1000 * np.count_nonzero(sample) / len(sample))
+
     def progress(self) -> SolveProgress:
         """Where the running solve stands; may be called from any thread (the figures are
         read while the threads write them: a snapshot, not exact)."""
@@ -285,7 +280,8 @@ class Solver:
 
         self._on_all_threads(work)
         done = winner[0]
-        score, move = results[done] if done >= 0 else (0, -1)
+        result = results[done] if done >= 0 else None
+        score, move = result if result is not None else (0, -1)
         return score, move, done
 
     def _on_all_threads(self, work) -> None:
@@ -314,9 +310,11 @@ class Solver:
     def _end(self, t0: int) -> int:
         micros = (time.perf_counter_ns() - t0) // 1000
         a = self._acc
+        probes, hits, stores, overwrites, cuts, first_cuts, etc, interior = (
+            int(a[i]) for i in _STAT_SLOTS)
         self.last_stats = SolveStats(
-            tuple(int(n) for n in self._acc_threads), *(int(a[i]) for i in _STAT_SLOTS), micros
-        )
+            tuple(int(n) for n in self._acc_threads), probes, hits, stores, overwrites, cuts,
+            first_cuts, etc, interior, micros)
         return micros
 
     def solve(self, pos: Position, need_move: bool = True) -> SolveResult:
@@ -353,16 +351,17 @@ class Solver:
             if not pos.can_play(col):
                 continue
             if pos.is_winning_move(col):
-                scores[col] = win_score(pos.ply)
+                score = win_score(pos.ply)
             else:
                 child = pos.copy()
                 child.play(col)
                 if not child.is_over:
                     tasks.append(_Child(col, child, self._book_floor(child)))
                     continue
-                scores[col] = 0  # the board filled up: a draw
+                score = 0  # the board filled up: a draw
+            scores[col] = score
             if on_score is not None:
-                on_score(col, scores[col])
+                on_score(col, score)
         with self._lock:
             t0 = self._begin()
             self._children = True
@@ -390,6 +389,7 @@ class Solver:
                 self._children = False
                 micros = self._end(t0)
         for t in tasks:
+            assert t.score is not None  # every child was solved, or SearchAborted was raised
             scores[t.col] = -t.score
         return ColumnScores(tuple(scores), total, micros)
 

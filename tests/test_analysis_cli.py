@@ -53,8 +53,8 @@ def test_analyze_bad_input_is_one_line():
 
 
 def test_option_sets():
-    o = parse_option_set("no-quiescence, killers,no-book", 1000, 4)
-    assert not o.quiescence and o.killers and not o.use_book and o.node_limit == 1000
+    o = parse_option_set("no-quiescence, killers,no-book", 4)
+    assert not o.quiescence and o.killers and not o.use_book and o.hash_mb == 4
     r = runner.invoke(app, ["selfplay", "--candidate", "frobnicate"])
     assert r.exit_code == 2 and "unknown switch" in r.output
 
@@ -109,12 +109,12 @@ def test_analyze_prints_moves_in_one_notation():
 
 
 def test_switches_left_out_keep_the_search_defaults():
-    from c4tui.engine.search import SearchOptions
+    from c4tui.engine.seam import SearchOptions
 
     from c4tui.cli.selfplay import switch_names
 
     o = parse_option_set("", None)
-    assert o == SearchOptions(node_limit=None)
+    assert o == SearchOptions()
     assert "book" in switch_names() and "threat-ordering" in switch_names()
     help_text = runner.invoke(app, ["analyze", "--help"], env={"COLUMNS": "200"}).output
     for name in switch_names():  # every switch of the search is one of analyze's too

@@ -14,7 +14,7 @@ import time
 import pytest
 from c4tui.engine.geometry import WIDTH
 from c4tui.engine.position import Position
-from c4tui.engine.seam import Band, Score, SearchState
+from c4tui.engine.seam import Band, Limits, Score, SearchAborted, SearchState
 from pilot_util import LOAD_TIMEOUT, engine_ready, sync, wait_for
 from waiting import wait_until
 
@@ -57,7 +57,7 @@ async def test_every_column_has_a_value_at_once():
     # without the books the solver needs about 9 s for this position's moves (d wins,
     # every other move loses), past its budget; the search's limit keeps it going a minute
     app = C4App(Position.from_moves("44"),
-                settings=SearchSettings(node_limit=300_000_000))
+                settings=SearchSettings(limits=Limits(nodes=300_000_000)))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: engine_ready(app), LOAD_TIMEOUT, "the engine")
         ready = time.monotonic()
@@ -146,7 +146,7 @@ async def test_approximate_values_agree_with_exact_ones():
         assert "col d   ~=" in screen_text(app)
 
 
-class _Stopped(Exception):
+class _Stopped(SearchAborted):
     def __init__(self) -> None:
         super().__init__()
         self.bounds = {1: (-20, -2)}  # b proven lost when it was stopped
@@ -170,7 +170,7 @@ class _SlowSolver:
 
 
 def test_the_columns_solved_before_the_budget_are_kept():
-    engine = Engine(_SlowSolver(), None, None, _Stopped)
+    engine = Engine(_SlowSolver(), None, None)
     updates = []
     worker = ExactWorker(engine, budget=0.3, on_done=lambda: updates.append(1),
                          ponder=False, lines=False)

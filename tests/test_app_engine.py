@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 from c4tui.engine.position import Position
+from c4tui.engine.seam import Limits
 from pilot_util import LOAD_TIMEOUT, engine_ready, sync, wait_for
 
 from c4tui.app import C4App, SearchSettings
@@ -60,7 +61,7 @@ DEEP = "233752167"
 async def test_pause_step_and_path():
     # past the opening book, which would decide a shallower position at once
     app = C4App(Position.from_moves(DEEP),
-                settings=SearchSettings(auto=False, node_limit=50_000_000))
+                settings=SearchSettings(auto=False, limits=Limits(nodes=50_000_000)))
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_for(pilot, lambda: engine_ready(app), LOAD_TIMEOUT, "the engine")
         assert snap(app) is None  # auto-analysis off: nothing runs
@@ -127,7 +128,7 @@ async def test_step_after_the_node_limit_goes_one_iteration_deeper():
     """Bug: n after a stopped or finished search ran many iterations from scratch and
     threw the deeper result away; the pending row showed the finished depth."""
     app = C4App(Position.from_moves(DEEP), settings=SearchSettings(auto=True,
-                                                                   node_limit=30_000))
+                                                                   limits=Limits(nodes=30_000)))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: engine_ready(app), LOAD_TIMEOUT, "the engine")
         await wait_for(pilot, lambda: (s := snap(app)) is not None and s.state == "node_limit",
@@ -154,7 +155,7 @@ async def test_heuristic_column_values_when_the_solver_gives_up():
     """Past the solver's 3 s budget each column gets a short search of its own (one disc
     and no books: the solver needs far more than 3 s)."""
     app = C4App(Position.from_moves("4"), settings=SearchSettings(auto=True,
-                                                                  node_limit=30_000))
+                                                                  limits=Limits(nodes=30_000)))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: engine_ready(app), LOAD_TIMEOUT, "the engine")
         legal = app.position.legal_moves()

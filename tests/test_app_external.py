@@ -312,19 +312,20 @@ def external(tmp_path, mode: str, held: bool = False, **timeouts):
 
 
 def options(nodes: int | None = None):
-    from c4tui.engine.search import SearchOptions
+    """What ExternalSearch.start takes: the limits (None: go infinite) and the options."""
+    from c4tui.engine.seam import Limits, SearchOptions
 
-    return SearchOptions(node_limit=nodes)
+    return Limits(nodes=nodes), SearchOptions()
 
 
 def test_positions_skipped_through_are_never_searched(tmp_path):
     ext, log = external(tmp_path, "ok", held=True)
     ext.open()
     for moves in ("4", "44", "445"):  # while the handshake runs
-        ext.start(Position.from_moves(moves), options())
+        ext.start(Position.from_moves(moves), *options())
     (tmp_path / "handshake.go").touch()  # the engine answers 'ugi' only now
     wait_until(lambda: ext.snapshot().iterations, 10, "the search")
-    ext.start(Position.from_moves("4455"), options(1000))
+    ext.start(Position.from_moves("4455"), *options(1000))
     wait_until(lambda: ext.snapshot().iterations, 10, "the next search")
     ext.close()
     sent = [x for x in log.read_text().splitlines() if x.split()[0] in ("position", "go",
@@ -336,7 +337,7 @@ def test_positions_skipped_through_are_never_searched(tmp_path):
 def test_a_crash_during_a_search_keeps_its_result_and_says_why(tmp_path):
     ext, _ = external(tmp_path, "crash")
     ext.open()
-    ext.start(Position.from_moves("44"), options())
+    ext.start(Position.from_moves("44"), *options())
     wait_until(lambda: ext.status().failed, 10, "the crash")
     status = ext.status()
     assert status.message == ("external engine logging: exited (code 9): "
@@ -349,7 +350,7 @@ def test_a_crash_during_a_search_keeps_its_result_and_says_why(tmp_path):
 def test_an_engine_that_does_not_answer_stop_is_killed(tmp_path):
     ext, _ = external(tmp_path, "hang", stop_timeout=0.5)
     ext.open()
-    ext.start(Position.from_moves("44"), options())
+    ext.start(Position.from_moves("44"), *options())
     wait_until(lambda: ext.snapshot().iterations, 10, "the search")
     proc = ext._proc
     started = time.monotonic()

@@ -9,7 +9,7 @@ import random
 
 import pytest
 from c4tui.engine.position import Position
-from c4tui.engine.solver import SearchAborted, Solver
+from c4tui.engine.solver import Solver
 from pilot_util import sync
 from test_app_engine import LOAD_TIMEOUT, engine_ready, wait_for
 
@@ -105,7 +105,7 @@ def test_perfect_play_varies_among_the_best_moves_only():
     pos = Position.from_moves(MIDGAME)
     best = best_moves(exact_scores(pos))
     assert len(best) > 1
-    engine = Engine(Solver(hash_mb=16, book=None), None, None, SearchAborted)
+    engine = Engine(Solver(hash_mb=16, book=None), None, None)
     answers: queue.Queue = queue.Queue()
     player = EnginePlayer(lambda: engine, answers.put, rng=random.Random(1))
     try:

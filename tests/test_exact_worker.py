@@ -6,6 +6,7 @@ import threading
 import time
 
 from c4tui.engine.position import Position
+from c4tui.engine.seam import SearchAborted
 from testdata import load_positions
 from waiting import wait_until
 
@@ -17,7 +18,7 @@ from c4tui.app.position_cache import PositionCache
 BOUND = 10.0  # seconds: every wait below returns long before unless something hangs
 
 
-class Aborted(RuntimeError):
+class Aborted(SearchAborted):
     pass
 
 
@@ -58,7 +59,7 @@ class FakeSolver:
 
 def worker(solver, **kw) -> ExactWorker:
     kw.setdefault("lines", False)  # the lines' own test turns them on
-    w = ExactWorker(Engine(solver, None, None, Aborted), **kw)  # type: ignore[arg-type]
+    w = ExactWorker(Engine(solver, None, None), **kw)  # type: ignore[arg-type]
     w.start()
     return w
 
@@ -79,11 +80,11 @@ def test_ponder_solves_every_child_exactly():
     and agree with a solve of their own (10 discs: the children's children are in the
     12-ply database, so this is quick once the kernels are loaded)."""
     from c4tui.book import load_default
-    from c4tui.engine.solver import SearchAborted, Solver
+    from c4tui.engine.solver import Solver
 
     books = load_default()
     pos = Position.from_moves(next(m for m, _, _ in load_positions() if len(m) == 10))
-    w = ExactWorker(Engine(Solver(16, book=books, threads=1), None, None, SearchAborted),
+    w = ExactWorker(Engine(Solver(16, book=books, threads=1), None, None),
                     lines=False)
     w.start()
     try:
@@ -178,7 +179,7 @@ def test_a_ponder_over_budget_is_given_up_not_recorded():
 
 def test_entries_are_capped():
     solver = FakeSolver()
-    w = ExactWorker(Engine(solver, None, None, Aborted), ponder=False)  # type: ignore[arg-type]
+    w = ExactWorker(Engine(solver, None, None), ponder=False)  # type: ignore[arg-type]
     w._entries, w._verdicts = PositionCache(5), PositionCache(5)
     w.start()
     try:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from c4tui.engine.position import Position
 from c4tui.engine.scores import moves_to_end
-from c4tui.engine.seam import Band, SearchState
+from c4tui.engine.seam import Band, Limits, SearchState
 
 from c4tui.app.external_run import ExternalRun
 from c4tui.app.ugi_info import (
@@ -99,8 +99,13 @@ def test_moves_are_landing_squares_checked_against_the_board():
         with pytest.raises(InfoError, match=says):
             square_column(pos, bad)
     full = Position.from_moves("444444")
-    with pytest.raises(InfoError, match="cannot be played"):
-        square_column(full, "d7")
+    for word in ("d6", "d"):  # a square of a full column, its bare letter
+        with pytest.raises(InfoError, match="column d is full"):
+            square_column(full, word)
+    with pytest.raises(InfoError, match="not a square"):
+        square_column(full, "d7")  # no row 7 on 7x6
+    with pytest.raises(InfoError, match=r"the game is over \(White has won\)"):
+        square_column(Position.from_moves("4455667"), "a1")
 
 
 def test_a_pv_is_cut_at_its_first_bad_move():
@@ -125,7 +130,7 @@ def feed(run: ExternalRun, line: str) -> str:
 
 def test_a_run_turns_info_lines_into_iterations():
     pos = Position.from_moves("44624532265124")
-    run = ExternalRun(pos, None)
+    run = ExternalRun(pos, Limits(nodes=None))
     assert run.snapshot().state is SearchState.SEARCHING and not run.snapshot().iterations
     feed(run, "info depth 1 seldepth 2 score cp 475 nodes 16 nps 1540 hashfull 0 time 10 "
               "pv b5 b6")
@@ -143,7 +148,7 @@ def test_a_run_turns_info_lines_into_iterations():
 
 
 def test_a_new_pv_of_the_same_depth_replaces_the_row_and_bounds_count_as_re_searches():
-    run = ExternalRun(Position.from_moves("44"), None)
+    run = ExternalRun(Position.from_moves("44"), Limits(nodes=None))
     feed(run, "info depth 1 score cp 3 nodes 10 time 1 pv c1")
     feed(run, "info depth 2 score cp 9 lowerbound nodes 20 time 2 pv d3")
     feed(run, "info depth 2 score cp 5 nodes 30 time 3 pv e1")
@@ -156,7 +161,7 @@ def test_a_new_pv_of_the_same_depth_replaces_the_row_and_bounds_count_as_re_sear
 
 
 def test_a_bad_pv_is_cut_and_said():
-    run = ExternalRun(Position.from_moves("44"), None)
+    run = ExternalRun(Position.from_moves("44"), Limits(nodes=None))
     why = feed(run, "info depth 1 score cp 3 pv d1")
     assert "lands on d3" in why
     snap = run.snapshot()
@@ -169,7 +174,7 @@ def test_a_bad_pv_is_cut_and_said():
 ])
 def test_how_a_run_ends(limit, stop, exact, reason):
     pos = Position.from_moves("44624532265124")
-    run = ExternalRun(pos, limit)
+    run = ExternalRun(pos, Limits(nodes=limit))
     depth = 28 if exact else 5
     feed(run, f"info depth {depth} score mate 14 nodes 900 time 5 pv a2 e3")
     assert run.exhausted is exact
@@ -186,10 +191,10 @@ def test_how_a_run_ends(limit, stop, exact, reason):
 
 def test_a_bad_or_null_bestmove_keeps_the_last_iteration():
     pos = Position.from_moves("44")
-    run = ExternalRun(pos, None)
+    run = ExternalRun(pos, Limits(nodes=None))
     feed(run, "info depth 3 score cp 7 nodes 9 pv e1 e2")
     assert "not a square" in run.finish("zz")
     assert run.result.best_move == 4 and run.result.pv == (4, 4)
-    empty = ExternalRun(pos, None)
+    empty = ExternalRun(pos, Limits(nodes=None))
     assert empty.finish("0000") == "" and empty.result is None
     assert empty.snapshot().state is SearchState.DONE and empty.snapshot().best_move is None

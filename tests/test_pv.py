@@ -16,7 +16,8 @@ from c4tui.engine.geometry import SIZE
 from c4tui.engine.position import Position
 from c4tui.engine.pv import perfect_line, perfect_moves
 from c4tui.engine.scores import win_score
-from c4tui.engine.solver import SearchAborted, Solver
+from c4tui.engine.seam import SearchAborted
+from c4tui.engine.solver import Solver
 from testdata import load_positions, sample
 
 POSITIONS = load_positions()

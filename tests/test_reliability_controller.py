@@ -9,15 +9,15 @@ from __future__ import annotations
 
 from c4tui.engine.controller import SearchController
 from c4tui.engine.position import Position
-from c4tui.engine.search import SearchOptions
+from c4tui.engine.seam import Limits, SearchOptions
 from waiting import wait_until
 
 
 def test_resume_then_pause_at_once_shows_the_path():
     ctl = SearchController()
     try:
-        ctl.start(Position.from_moves("5354"),
-                  SearchOptions(node_limit=None, hash_mb=1, use_book=False))
+        ctl.start(Position.from_moves("5354"), Limits(nodes=None),
+                  SearchOptions(hash_mb=1, use_book=False))
         wait_until(lambda: ctl.snapshot().nodes, 60, "the kernel to search")
         ctl.pause()
         assert ctl.wait_paused(10)

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from c4tui.engine.controller import SearchController, run_search
 from c4tui.engine.position import Position
+from c4tui.engine.seam import Limits
 from c4tui.engine.search import IterationReport, SearchOptions, classify
 from waiting import wait_until
 
@@ -37,7 +38,8 @@ def _rows(min_ply: int, max_ply: int, every: int = 1):
     return rows[::every]
 
 
-EXACT_OPTS = SearchOptions(node_limit=None, use_book=False)
+EXACT = Limits(nodes=None)  # to the end: full depth
+NO_BOOK = SearchOptions(use_book=False)
 VARIANTS = {
     "default": {},
     "alphabeta": {"pvs": False},
@@ -72,10 +74,10 @@ def test_full_depth_matches_exact_scores(variant):
     """Every full-depth iteration gives the solvers' score and an exactly best move."""
     every = 2 if variant == "default" else 7
     rows = _rows(24, 38, every)
-    opts = dataclasses.replace(EXACT_OPTS, **VARIANTS[variant])
+    opts = dataclasses.replace(NO_BOOK, **VARIANTS[variant])
     ctl = SearchController()
     for moves, score, cols in rows:
-        ctl.start(Position.from_moves(moves), opts)
+        ctl.start(Position.from_moves(moves), EXACT, opts)
         assert ctl.wait(60)
         _check_exact(ctl, moves, score, cols)
     ctl.close()
@@ -84,7 +86,7 @@ def test_full_depth_matches_exact_scores(variant):
 def test_full_depth_some_longer_positions():
     ctl = SearchController()
     for moves, score, cols in _rows(18, 21, 9):
-        ctl.start(Position.from_moves(moves), EXACT_OPTS)
+        ctl.start(Position.from_moves(moves), EXACT, NO_BOOK)
         assert ctl.wait(120)
         _check_exact(ctl, moves, score, cols)
     ctl.close()
@@ -92,10 +94,10 @@ def test_full_depth_some_longer_positions():
 
 def test_reports_are_consistent():
     pos = Position.from_moves("4453")
-    res = run_search(pos, SearchOptions(node_limit=60_000, use_book=False))
+    res = run_search(pos, Limits(nodes=60_000), NO_BOOK)
     assert res.reason == "node_limit" and res.nodes == 60_000
     ctl = SearchController()
-    ctl.start(pos, SearchOptions(node_limit=60_000, use_book=False))
+    ctl.start(pos, Limits(nodes=60_000), NO_BOOK)
     ctl.wait()
     its = ctl.snapshot().iterations
     assert [it.depth for it in its] == list(range(1, len(its) + 1))
@@ -115,17 +117,27 @@ def test_reports_are_consistent():
 
 def test_immediate_win_and_game_over():
     pos = Position.from_moves("121212")
-    res = run_search(pos, SearchOptions(use_book=False))
+    res = run_search(pos, Limits(), NO_BOOK)
     assert res.best_move == 0 and res.band == "exact" and res.score == 18
     with pytest.raises(ValueError):
-        SearchController().start(Position.from_moves("1212121"))
+        SearchController().start(Position.from_moves("1212121"), Limits())
 
 
-@pytest.mark.parametrize("bad", [{"max_depth": 0}, {"node_limit": 0}, {"hash_mb": 0},
-                                 {"max_depth": 43}])
-def test_absurd_options_rejected(bad):
+@pytest.mark.parametrize("kind, bad", [(Limits, {"depth": 0}), (Limits, {"nodes": 0}),
+                                       (SearchOptions, {"hash_mb": 0}), (Limits, {"depth": 43}),
+                                       (Limits, {"time": -1.0}), (Limits, {"nodes": 1.5})])
+def test_absurd_limits_and_options_rejected(kind, bad):
     with pytest.raises(ValueError):
-        SearchOptions(**bad)
+        kind(**bad)
+
+
+def test_limits_bound_the_search_and_options_only_choose_techniques():
+    """A depth ends the search there (DONE); a time ends it early (STOPPED)."""
+    res = run_search(Position.from_moves("4453"), Limits(nodes=None, depth=3), NO_BOOK)
+    assert res.reason == "done" and res.depth == 3
+    res = run_search(Position(), Limits(nodes=None, time=0.2), NO_BOOK)
+    assert res.reason == "stopped" and res.depth < 42
+    assert not {"max_depth", "node_limit"} & {f.name for f in dataclasses.fields(SearchOptions)}
 
 
 def test_classify_bands():
@@ -141,12 +153,12 @@ def test_classify_bands():
 # ------------------------------------------------------------------ controller
 
 MID = Position.from_moves("44455335")  # 8 discs: a search of a few hundred thousand nodes
-MID_OPTS = SearchOptions(node_limit=250_000, use_book=False)
+MID_LIMITS = Limits(nodes=250_000)
 
 
 def _reference():
     ctl = SearchController()
-    ctl.start(MID, MID_OPTS)
+    ctl.start(MID, MID_LIMITS, NO_BOOK)
     assert ctl.wait(60)
     snap = ctl.snapshot()
     ctl.close()
@@ -164,7 +176,7 @@ def _same(a, b) -> None:
 def test_pause_resume_gives_the_same_search():
     ref = _reference()
     ctl = SearchController()
-    ctl.start(MID, MID_OPTS)
+    ctl.start(MID, MID_LIMITS, NO_BOOK)
     # paused five times, after 1, 11, 21, 31 and 41 thousand nodes of the 250,000: each
     # pause lands while the search runs, on any machine
     for at in range(1_000, 50_000, 10_000):
@@ -190,7 +202,7 @@ def test_pause_resume_gives_the_same_search():
 def test_step_nodes_gives_the_same_search():
     ref = _reference()
     ctl = SearchController()
-    ctl.start(MID, MID_OPTS)
+    ctl.start(MID, MID_LIMITS, NO_BOOK)
     ctl.pause()
     assert ctl.wait_paused(5)
     steps = 0
@@ -213,7 +225,7 @@ def test_step_nodes_gives_the_same_search():
 def test_step_iteration_gives_the_same_search():
     ref = _reference()
     ctl = SearchController()
-    ctl.start(MID, MID_OPTS)
+    ctl.start(MID, MID_LIMITS, NO_BOOK)
     ctl.pause()
     assert ctl.wait_paused(5)
     seen = len(ctl.snapshot().iterations)
@@ -234,7 +246,7 @@ def test_step_iteration_gives_the_same_search():
 def _paused_unlimited_search() -> SearchController:
     """A search of "44" without node limit, paused after it has started."""
     ctl = SearchController()
-    ctl.start(Position.from_moves("44"), SearchOptions(node_limit=None, use_book=False))
+    ctl.start(Position.from_moves("44"), EXACT, NO_BOOK)
     ctl.pause()
     assert ctl.wait_paused(30)
     return ctl
@@ -265,8 +277,7 @@ def test_node_limit_lowered_below_the_nodes_searched_stops_at_once():
 
 def test_stop_and_close_are_prompt():
     ctl = SearchController()
-    opts = SearchOptions(node_limit=None, use_book=False)
-    ctl.start(Position(), opts)
+    ctl.start(Position(), EXACT, NO_BOOK)
     wait_until(lambda: ctl.snapshot().nodes, 300, "the kernel to search")
     t = time.perf_counter()
     ctl.stop()
@@ -275,7 +286,7 @@ def test_stop_and_close_are_prompt():
     assert ctl.snapshot().state == "stopped"
     assert ctl.result is not None and 0 <= ctl.result.best_move < 7
     # close while paused
-    ctl.start(Position(), opts)
+    ctl.start(Position(), EXACT, NO_BOOK)
     wait_until(lambda: ctl.snapshot().nodes, 30, "the kernel to search")
     ctl.pause()
     assert ctl.wait_paused(5)
@@ -283,7 +294,7 @@ def test_stop_and_close_are_prompt():
     ctl.close()
     assert time.perf_counter() - t < 1.0
     # a paused search uses no CPU: its thread sleeps
-    ctl.start(Position(), opts)
+    ctl.start(Position(), EXACT, NO_BOOK)
     ctl.pause()
     assert ctl.wait_paused(5)
     clock = time.pthread_getcpuclockid(ctl._thread.ident)  # the search thread's CPU clock
@@ -307,10 +318,10 @@ def test_random_control_sequences_never_deadlock():
                              "step_nodes", "set_node_limit", "snapshot", "path", "close",
                              "sleep"])
             if op == "start":
-                opts = SearchOptions(node_limit=rng.choice([2_000, 20_000, 100_000]),
-                                     use_book=False, mtdf=rng.random() < 0.2,
+                opts = SearchOptions(use_book=False, mtdf=rng.random() < 0.2,
                                      killers=rng.random() < 0.3)
-                ctl.start(rng.choice(positions), opts)
+                ctl.start(rng.choice(positions),
+                          Limits(nodes=rng.choice([2_000, 20_000, 100_000])), opts)
             elif op == "step_nodes":
                 ctl.step_nodes(rng.randint(1, 5000))
             elif op == "set_node_limit":
@@ -369,7 +380,7 @@ def test_book_is_used_inside_the_search():
             keys[k], scores[k] = k, exact.solve(grand, need_move=False).score
     book = make_book(list(keys), [scores[k] for k in keys], 1 << (pos.ply + 2))
     ctl = SearchController(book=book)
-    ctl.start(pos, SearchOptions(max_depth=2, use_book=True))
+    ctl.start(pos, Limits(depth=2), SearchOptions(use_book=True))
     assert ctl.wait(30)
     it = ctl.snapshot().iterations[-1]
     best = max(s for s in cols if s is not None)
@@ -387,7 +398,7 @@ def test_book_is_used_inside_the_search():
     book = make_book(keys, scores, 1 << (pos.ply + 1))
     ctl.close()
     ctl = SearchController(book=book)
-    ctl.start(pos, SearchOptions(max_depth=1, use_book=True))
+    ctl.start(pos, Limits(depth=1), SearchOptions(use_book=True))
     assert ctl.wait(30)
     its = ctl.snapshot().iterations
     assert len(its) == 1 and its[0].from_book and its[0].band == "exact"
@@ -397,7 +408,7 @@ def test_book_is_used_inside_the_search():
 
 def test_step_nodes_while_running_pauses():
     ctl = SearchController()
-    ctl.start(Position(), SearchOptions(node_limit=None, use_book=False))
+    ctl.start(Position(), EXACT, NO_BOOK)
     # Wait until the kernel runs: on a cold numba cache (CI) it may first compile for a while.
     wait_until(lambda: ctl.snapshot().nodes, 300, "the kernel to search")
     ctl.step_nodes(1)
@@ -417,8 +428,7 @@ def test_step_nodes_while_running_pauses():
 def test_states_and_bands_are_enums_that_read_as_strings():
     from c4tui.engine.seam import Band, Score, SearchState
 
-    res = run_search(Position.from_moves("4453"), SearchOptions(node_limit=5_000,
-                                                                use_book=False))
+    res = run_search(Position.from_moves("4453"), Limits(nodes=5_000), NO_BOOK)
     assert res.reason is SearchState.NODE_LIMIT and res.reason == "node_limit"
     assert res.band is Band.HEURISTIC and str(res.band) == "heuristic"
     assert res.pov == Score(res.score, Band.HEURISTIC)
@@ -432,13 +442,12 @@ def test_states_and_bands_are_enums_that_read_as_strings():
 def test_start_returns_at_once_even_for_large_tables():
     ctl = SearchController()
     t = time.perf_counter()
-    ctl.start(Position.from_moves("44"), SearchOptions(node_limit=None, hash_mb=512,
-                                                       use_book=False))
+    ctl.start(Position.from_moves("44"), EXACT, SearchOptions(hash_mb=512, use_book=False))
     assert time.perf_counter() - t < 0.05  # the worker allocates the 512 MB
     ctl.pause()  # a command during the preparation applies to the search
     assert ctl.wait_paused(30)
     assert ctl.snapshot().state == "paused"
-    ctl.start(Position.from_moves("4"), SearchOptions(node_limit=2_000, use_book=False))
+    ctl.start(Position.from_moves("4"), Limits(nodes=2_000), NO_BOOK)
     assert ctl.wait(30) and ctl.result.reason == "node_limit"
     assert ctl.snapshot().iterations[0].pv[0] in range(7)
     ctl.close()
@@ -446,7 +455,7 @@ def test_start_returns_at_once_even_for_large_tables():
 
 def test_immediate_win_reports_one_iteration():
     ctl = SearchController()
-    ctl.start(Position.from_moves("121212"), SearchOptions(use_book=False))
+    ctl.start(Position.from_moves("121212"), Limits(), NO_BOOK)
     assert ctl.wait(10)
     snap = ctl.snapshot()
     assert snap.depth == 1 and len(snap.iterations) == 1
@@ -456,7 +465,7 @@ def test_immediate_win_reports_one_iteration():
 def test_step_after_the_node_limit_continues_one_iteration_deeper():
     pos = Position.from_moves("4453")
     ctl = SearchController()
-    ctl.start(pos, SearchOptions(node_limit=20_000, use_book=False))
+    ctl.start(pos, Limits(nodes=20_000), NO_BOOK)
     assert ctl.wait(30)
     before = ctl.snapshot()
     assert before.state == "node_limit"
@@ -478,7 +487,7 @@ def test_step_after_the_node_limit_continues_one_iteration_deeper():
 def test_step_after_a_finished_search_says_nothing_to_step():
     ctl = SearchController()
     ctl.start(Position.from_moves("5252153716735222535361161417246636774"),
-              SearchOptions(node_limit=None, use_book=False))
+              EXACT, NO_BOOK)
     assert ctl.wait(30) and ctl.result.reason == "done"
     assert not ctl.step_iteration()
     assert ctl.snapshot().state == "done"
@@ -492,8 +501,8 @@ def test_window_parity_saves_re_searches_and_keeps_the_answer():
         total = 0
         for moves in ("4453", "44", "3344", "4412", "445566"):
             res = SearchController()
-            res.start(Position.from_moves(moves), SearchOptions(
-                node_limit=100_000, use_book=False, window_parity=parity))
+            res.start(Position.from_moves(moves), Limits(nodes=100_000),
+                      SearchOptions(use_book=False, window_parity=parity))
             assert res.wait(60)
             total += sum(it.fail_highs + it.fail_lows for it in res.snapshot().iterations)
         re[parity] = total
@@ -511,9 +520,9 @@ def test_commands_during_preparation_never_deadlock():
             op = rng.choice(["start", "start_paused", "pause", "resume", "stop",
                              "step_iteration", "step_nodes", "set_node_limit", "snapshot"])
             if op.startswith("start"):
-                opts = SearchOptions(node_limit=rng.choice([2_000, 20_000]), use_book=False,
-                                     hash_mb=rng.choice([1, 64]))
-                ctl.start(rng.choice(positions), opts, paused=op == "start_paused")
+                opts = SearchOptions(use_book=False, hash_mb=rng.choice([1, 64]))
+                ctl.start(rng.choice(positions), Limits(nodes=rng.choice([2_000, 20_000])),
+                          opts, paused=op == "start_paused")
             elif op == "step_nodes":
                 ctl.step_nodes(rng.randint(1, 5000))
             elif op == "set_node_limit":
@@ -531,8 +540,8 @@ def test_commands_during_preparation_never_deadlock():
 def test_a_stop_is_not_undone_by_a_later_pause_or_resume():
     ctl = SearchController()
     for hash_mb in (256, 1):  # during the preparation, then in the kernel
-        ctl.start(Position.from_moves("44"), SearchOptions(node_limit=None, hash_mb=hash_mb,
-                                                           use_book=False))
+        ctl.start(Position.from_moves("44"), EXACT,
+                  SearchOptions(hash_mb=hash_mb, use_book=False))
         if hash_mb == 1:
             wait_until(lambda: ctl.snapshot().nodes, 30, "the kernel to search")
         ctl.stop()
@@ -547,7 +556,7 @@ def test_pause_right_after_resume_is_seen():
     """A pause that follows a resume before the kernel has left its pause loop (it looks
     every 2 ms) used to be taken for the old pause: wait_paused never returned."""
     ctl = SearchController()
-    ctl.start(Position.from_moves("44"), SearchOptions(node_limit=None, use_book=False))
+    ctl.start(Position.from_moves("44"), EXACT, NO_BOOK)
     # inside a long iteration: the kernel pauses, not the driver
     wait_until(lambda: ctl.snapshot().nodes >= 100_000, 30, "100,000 nodes")
     ctl.pause()
@@ -557,4 +566,33 @@ def test_pause_right_after_resume_is_seen():
         ctl.pause()
         assert ctl.wait_paused(5)
         assert ctl.snapshot().state == "paused"
+    ctl.close()
+
+
+def test_the_listener_hears_each_iteration_and_the_end():
+    """``listen``: called from the search's thread after each iteration and at the end,
+    so a UI need not poll; a paused start and a step are told of too."""
+    ctl = SearchController()
+    heard: list[tuple[str, int]] = []
+    ended = threading.Event()
+
+    def listener() -> None:
+        snap = ctl.snapshot()
+        heard.append((str(snap.state), len(snap.iterations)))
+        if not snap.state.active:
+            ended.set()
+
+    ctl.listen(listener)
+    ctl.start(Position.from_moves("4453"), Limits(nodes=30_000), NO_BOOK)
+    assert ended.wait(30)
+    its = ctl.snapshot().iterations
+    assert heard[-1] == ("node_limit", len(its))
+    assert [n for _, n in heard[:-1]] == list(range(1, len(its) + 1))
+    heard.clear()
+    ended.clear()
+    ctl.start(Position.from_moves("4453"), Limits(nodes=30_000), NO_BOOK, paused=True)
+    assert ctl.step_iteration()
+    wait_until(lambda: heard, 30, "the stepped iteration")
+    assert heard[0] == ("paused", 1)
+    ctl.listen(None)
     ctl.close()

@@ -9,7 +9,8 @@ import pytest
 from c4tui.book import canonical_key, make_book, plies_mask, position_key
 from c4tui.engine.geometry import BOARD, EVEN_ROWS, ODD_ROWS, column_bits
 from c4tui.engine.position import Position, has_four, winning_squares
-from c4tui.engine.solver import SearchAborted, Solver
+from c4tui.engine.seam import SearchAborted
+from c4tui.engine.solver import Solver
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from testdata import load_pons, load_positions, sample

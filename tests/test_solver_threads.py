@@ -9,7 +9,8 @@ import threading
 
 import pytest
 from c4tui.engine.position import Position
-from c4tui.engine.solver import SearchAborted, Solver
+from c4tui.engine.seam import SearchAborted
+from c4tui.engine.solver import Solver
 from testdata import load_pons, load_positions, sample
 from typer.testing import CliRunner
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from c4tui.engine.geometry import CENTER_ORDER, WIDTH
 from c4tui.engine.position import Position
 from c4tui.engine.scores import win_score
-from c4tui.engine.seam import Band, Score, SearchState
+from c4tui.engine.seam import Band, Limits, Score, SearchOptions, SearchState
 
 from .engine_view import is_symmetric
 from .loader import Engine
@@ -67,7 +67,9 @@ class ColumnAnalysis:
             self._running = None
 
     def _deep_nodes(self) -> int:
-        return max(MIN_COLUMN_NODES, min(self._settings.node_limit // 7, MAX_COLUMN_NODES))
+        nodes = self._settings.limits.nodes
+        share = MAX_COLUMN_NODES if nodes is None else min(nodes // 7, MAX_COLUMN_NODES)
+        return max(MIN_COLUMN_NODES, share)
 
     def tick(self, pos: Position, wanted: bool, deep: bool = False,
              solved: Collection[int] = ()) -> bool:
@@ -116,11 +118,9 @@ class ColumnAnalysis:
             if child.is_over:  # the board is full: a draw
                 found[col] = _Found(Score(0, Band.EXACT), (col,), nodes)
                 continue
-            from c4tui.engine.search import SearchOptions
-
             hash_mb = self._settings.hash_mb if deep else \
                 min(self._settings.hash_mb, QUICK_COLUMN_HASH_MB)
-            self._ctl.start(child, SearchOptions(node_limit=nodes, hash_mb=hash_mb))
+            self._ctl.start(child, Limits(nodes=nodes), SearchOptions(hash_mb=hash_mb))
             self._running = (key, col, nodes)
             return True
         return False

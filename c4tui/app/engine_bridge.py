@@ -4,10 +4,12 @@ Every method returns at once. The work is done by the :class:`EngineLoader` (imp
 compiles in the background), the :class:`ExactWorker` (the solver's move values, given up
 after a time budget), the engine's :class:`SearchController` (the live analysis search:
 its ``start`` hands over to its own worker) and the :class:`ColumnAnalysis` (short
-searches per column when the solver gives up). The UI polls :meth:`EngineBridge.view` a
-few times a second and calls :meth:`tick` to advance the budget and the column searches.
-With ``--engine`` an :class:`ExternalSearch` (a UGI process) takes the search's place; it
-cannot pause or step, and the bridge says so.
+searches per column when the solver gives up). The UI reads :meth:`EngineBridge.view`
+when ``on_update`` tells it something changed (the exact values, each iteration of the
+search and each change of its state) and calls :meth:`tick` a few times a second to
+advance the budget and the column searches. With ``--engine`` an :class:`ExternalSearch`
+(a UGI process) takes the search's place (both are a ``SearchLike``); it cannot pause or
+step, and the bridge says so.
 """
 
 from __future__ import annotations
@@ -17,7 +19,15 @@ import threading
 from collections.abc import Callable
 
 from c4tui.engine.position import Position
-from c4tui.engine.seam import SLOW_HASH_MB, Band, Score, SearchState, Snapshot
+from c4tui.engine.seam import (
+    SLOW_HASH_MB,
+    Band,
+    Limits,
+    Score,
+    SearchOptions,
+    SearchState,
+    Snapshot,
+)
 
 from .column_analysis import ColumnAnalysis
 from .engine_view import EngineState, EngineView, ExactStatus
@@ -38,7 +48,8 @@ class EngineBridge:
     def __init__(self, settings: SearchSettings, enable: bool = True,
                  on_update: Callable[[], None] | None = None,
                  on_reply: Callable[[Reply], None] | None = None) -> None:
-        """``on_update``: called from a worker thread when exact values are ready;
+        """``on_update``: called from a worker thread when exact values are ready, and
+        from the search's thread after each iteration and change of its state;
         ``on_reply``: from the play thread when the engine has found its move."""
         self.settings = settings
         self._on_update = on_update
@@ -63,6 +74,7 @@ class EngineBridge:
     def _ready(self, engine: Engine) -> None:
         """Loader thread: the engine is there; solve and search the viewed position."""
         exact = ExactWorker(engine, on_done=self._on_update)
+        engine.search.listen(self._on_update)
         with self._lock:
             self._engine, self._exact = engine, exact
             self._columns = ColumnAnalysis(engine, self.settings)
@@ -112,13 +124,11 @@ class EngineBridge:
             eng.search.stop()
 
     def _start(self, eng: Engine, pos: Position, paused: bool = False) -> None:
-        from c4tui.engine.search import SearchOptions
-
         s = self.settings
         # an external engine searches without limit (go infinite) unless the user set one
-        limit = s.node_limit if s.limit_set or not self.external else None
-        eng.search.start(pos, SearchOptions(node_limit=limit, hash_mb=s.hash_mb,
-                                            use_book=s.book), paused=paused)
+        limits = s.limits if s.limit_set or not self.external else Limits(nodes=None)
+        eng.search.start(pos, limits, SearchOptions(hash_mb=s.hash_mb, use_book=s.book),
+                         paused=paused)
         self._search_key = pos.key()
 
     def _current(self, eng: Engine) -> Snapshot | None:
@@ -199,7 +209,9 @@ class EngineBridge:
         return f"stepping {what}"
 
     def set_node_limit(self, n: int) -> None:
-        self.settings.node_limit, self.settings.limit_set = n, True
+        """A new ``Limits.nodes`` for the running search and the next ones."""
+        self.settings.limits = dataclasses.replace(self.settings.limits, nodes=n)
+        self.settings.limit_set = True
         eng = self._engine
         if eng is None:
             return
@@ -325,8 +337,9 @@ class EngineBridge:
             entry = exact.entry(parent)
             # a whole solve's, or the columns solved before it was given up
             scores = () if entry is None else entry.scores or entry.partial
-            if col < len(scores) and scores[col] is not None:
-                return Score(-scores[col], Band.EXACT)
+            score = scores[col] if col < len(scores) else None
+            if score is not None:
+                return Score(-score, Band.EXACT)
         pov = snap.pov if snap is not None else None
         return pov if pov is not None and pov.band is not Band.HEURISTIC else None
 

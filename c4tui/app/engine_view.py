@@ -134,10 +134,10 @@ class EngineView:
             return Score(s, Band.EXACT)
         lo, hi = self._bounds(col)
         # a proven result whose distance is a bound: said as MILTON's recognised ones are
-        if hi < 0:
-            return Score(hi, Band.RECOGNIZED)  # lost, in at most that many moves
+        if hi < 0:  # finite: a proven bound
+            return Score(int(hi), Band.RECOGNIZED)  # lost, in at most that many moves
         if lo > 0:
-            return Score(lo, Band.RECOGNIZED)  # won, in at most that many moves
+            return Score(int(lo), Band.RECOGNIZED)  # won, in at most that many moves
         approx = self.columns[col] if col < len(self.columns) else None
         if approx is None or approx.band is not Band.HEURISTIC:
             return approx

@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 
 from c4tui.engine.geometry import CENTER_ORDER, WIDTH
 from c4tui.engine.position import Position
-from c4tui.engine.seam import ThreatVerdict
+from c4tui.engine.seam import SearchAborted, ThreatVerdict
 
 from .engine_view import ExactEntry, ExactStatus, is_symmetric, line_ends
 from .loader import Engine, lower_thread_priority
@@ -217,7 +217,7 @@ class ExactWorker:
             try:
                 for move in perfect_moves(child, self._engine.solver):
                     line.append(move)
-            except self._engine.aborted:
+            except SearchAborted:
                 with self._lock:
                     superseded = self._want is None or self._want.key() != key
                 if superseded or self._quit.is_set():
@@ -243,10 +243,9 @@ class ExactWorker:
         parent = self._entries.get(pos.key())
         if not self._ponder or parent is None or parent.status is not ExactStatus.DONE:
             return None
-        scores = parent.scores
+        known = {c: s for c, s in enumerate(parent.scores) if s is not None}
         # the moves the user is most likely to play (and to be shown) first
-        order = sorted((c for c in CENTER_ORDER if c < len(scores) and scores[c] is not None),
-                       key=lambda c: -scores[c])
+        order = sorted((c for c in CENTER_ORDER if c in known), key=lambda c: -known[c])
         for col in order:
             if pos.is_winning_move(col):
                 continue
@@ -282,7 +281,7 @@ class ExactWorker:
         try:
             res = self._engine.solver.analyze(pos, on_score=solved)
             return ExactEntry(ExactStatus.DONE, tuple(res.scores), res.nodes, res.micros)
-        except self._engine.aborted as exc:
+        except SearchAborted as exc:
             with self._lock:
                 superseded = self._want is None or self._want.key() != key
             if superseded or self._quit.is_set():

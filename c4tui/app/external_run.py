@@ -16,6 +16,7 @@ from c4tui.engine.position import Position
 from c4tui.engine.seam import (
     Band,
     IterationReport,
+    Limits,
     SearchResult,
     SearchState,
     Snapshot,
@@ -39,9 +40,9 @@ class ExternalIteration(IterationReport):
 class ExternalRun:
     """The state of one ``go``: ``feed`` it the info lines, ``finish`` it with bestmove."""
 
-    def __init__(self, pos: Position, node_limit: int | None) -> None:
+    def __init__(self, pos: Position, limits: Limits) -> None:
         self.pos = pos.copy()
-        self.node_limit = node_limit
+        self.limits = limits  #: what the ``go`` asked for
         self.started = time.monotonic()
         self.ended: float | None = None
         self.state = SearchState.SEARCHING
@@ -124,7 +125,7 @@ class ExternalRun:
             elif self.stop_sent:
                 reason = SearchState.STOPPED
             else:
-                reason = SearchState.NODE_LIMIT if self.node_limit else SearchState.DONE
+                reason = SearchState.NODE_LIMIT if self.limits.nodes else SearchState.DONE
         self.state = reason
         last = self.iterations[-1] if self.iterations else None
         best, why = (last.best_move if last else -1), ""

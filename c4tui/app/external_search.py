@@ -1,7 +1,7 @@
 """An external UGI engine as the workstation's analysis search (``c4tui --engine CMD``).
 
-:class:`ExternalSearch` has the interface the :class:`EngineBridge` uses from the built-in
-``SearchController`` (``start``, ``stop``, ``snapshot`` ...), and every call returns at
+:class:`ExternalSearch` is a :class:`~c4tui.engine.seam.SearchLike`, as the built-in
+``SearchController`` is (``start``, ``stop``, ``snapshot`` ...), and every call returns at
 once. A daemon driver thread writes to the process (the ``ugi``/``isready`` handshake,
 then ``stop``, ``position``, ``go`` for the newest position asked for: positions the user
 skips through are never searched); the pipe's reader thread turns what the engine prints
@@ -14,17 +14,21 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from c4tui.engine.position import Position
-from c4tui.engine.seam import PathEntry, SearchResult, SearchState, Snapshot
+from c4tui.engine.seam import (
+    Limits,
+    Listener,
+    PathEntry,
+    SearchOptions,
+    SearchResult,
+    SearchState,
+    Snapshot,
+)
 
 from .external_io import EngineGone, ExternalStatus, UgiPipe
 from .external_run import ExternalRun, waiting_snapshot
 from .ugi_info import Info, position_command
-
-if TYPE_CHECKING:
-    from c4tui.engine.search import SearchOptions
 
 __all__ = ["ExternalSearch", "ExternalStatus"]
 
@@ -37,7 +41,8 @@ class ExternalSearch(UgiPipe):
         super().__init__(argv)
         self._timeouts = (ugi_timeout, ready_timeout, stop_timeout)
         self._hash_sent: int | None = None
-        self._want: tuple[int, Position, int | None, int] | None = None  # gen, pos, nodes, MB
+        # the newest search asked for: generation, position, limits, hash MB
+        self._want: tuple[int, Position, Limits, int | None] | None = None
         self._gen = 0
         self._stop_gen = -1  # a stop asked for this generation
         self._run: ExternalRun | None = None
@@ -48,12 +53,15 @@ class ExternalSearch(UgiPipe):
         """Start the process and the handshake in the background (returns at once)."""
         threading.Thread(target=self._drive, name="c4-external", daemon=True).start()
 
-    def start(self, pos: Position, opts: SearchOptions, paused: bool = False) -> None:
-        """Search ``pos`` (``opts.node_limit`` None: ``go infinite``); a running search
+    def start(self, pos: Position, limits: Limits, options: SearchOptions | None = None, *,
+              paused: bool = False) -> None:
+        """Search ``pos`` within ``limits`` (none: ``go infinite``) with ``options``' hash
+        size (the engine's own techniques: UGI has no switches for them); a running search
         is stopped first. ``paused`` is not possible over UGI and is ignored."""
         with self._cond:
             self._gen += 1
-            self._want = (self._gen, pos.copy(), opts.node_limit, int(opts.hash_mb))
+            mb = None if options is None else int(options.hash_mb)
+            self._want = (self._gen, pos.copy(), limits, mb)
             self._cond.notify_all()
 
     def stop(self) -> None:
@@ -76,8 +84,12 @@ class ExternalSearch(UgiPipe):
     def step_nodes(self, n: int) -> bool:
         return False
 
-    def set_node_limit(self, n: int | None) -> None:
+    def set_node_limit(self, nodes: int | None) -> None:
         """The limit goes with the next ``start`` (a running ``go`` cannot change it)."""
+
+    def listen(self, listener: Listener | None) -> None:
+        """Nothing is reported: the app polls an external engine (its process may say
+        something at any time)."""
 
     def path(self) -> tuple[PathEntry, ...]:
         return ()
@@ -154,7 +166,8 @@ class ExternalSearch(UgiPipe):
                 run, want = self._run, self._want
                 newer = want is not None and want[0] != self._run_gen
                 stopping = run is not None and run.active
-                if stopping and (newer or run.exhausted or self._stop_gen >= self._run_gen):
+                if run is not None and stopping and (
+                        newer or run.exhausted or self._stop_gen >= self._run_gen):
                     run.stop_sent = True
                     break
                 if not stopping and want is not None and newer:
@@ -166,13 +179,13 @@ class ExternalSearch(UgiPipe):
             self.ask("stop", "bestmove", self._timeouts[2], done=lambda: not run.active)
             return True
         assert want is not None
-        gen, pos, nodes, hash_mb = want
+        gen, pos, limits, hash_mb = want
         self._set_hash(hash_mb)
-        new = ExternalRun(pos, nodes)
+        new = ExternalRun(pos, limits)
         with self._cond:
             self._run, self._run_gen = new, gen
         self.send(position_command(pos))
-        self.send(f"go nodes {nodes}" if nodes else "go infinite")
+        self.send(go_command(limits))
         return True
 
     def _set_hash(self, mb: int | None) -> None:
@@ -181,3 +194,14 @@ class ExternalSearch(UgiPipe):
         if mb is not None and default is not None and mb != (self._hash_sent or default):
             self.send(f"setoption name Hash value {mb}")
             self._hash_sent = mb
+
+
+def go_command(limits: Limits) -> str:
+    """The ``go`` that asks for ``limits``: ``go nodes 2000000``, or ``go infinite``."""
+    words = [f"{name} {value}" for name, value in (
+        ("nodes", limits.nodes), ("depth", limits.depth),
+        ("movetime", None if limits.time is None else round(limits.time * 1000)))
+        if value is not None]
+    if limits.infinite or not words:
+        words.append("infinite")
+    return "go " + " ".join(words)

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from c4tui.engine.seam import default_threads
+from c4tui.engine.seam import SearchLike, default_threads
 
 from . import settings as app_settings
 from .engine_view import EngineState
@@ -42,14 +42,14 @@ def lower_thread_priority(nice: int = ENGINE_NICE) -> None:
 
 @dataclass(frozen=True)
 class Engine:
-    """The loaded engine: the exact solver, two analysis searches (the viewed position,
-    the columns' short searches) and the threat-fill verdict. ``search`` is an external
-    UGI engine with ``--engine``; the solver and the column searches are always ours."""
+    """The loaded engine: the exact solver and two analysis searches (the viewed position,
+    the columns' short searches). ``search`` is an external UGI engine with ``--engine``;
+    the solver and the column searches are always ours. A stopped solve raises
+    ``c4tui.engine.seam.SearchAborted``."""
 
     solver: Solver
-    search: SearchController | ExternalSearch
+    search: SearchLike
     columns: SearchController
-    aborted: type[BaseException]  #: what Solver.analyze raises after Solver.stop()
 
 
 class EngineLoader:
@@ -120,7 +120,7 @@ class EngineLoader:
             warmup.warmup()  # loads from numba's cache (compiles whatever is missing)
             from c4tui.engine.controller import SearchController
             from c4tui.engine.position import Position
-            from c4tui.engine.solver import SearchAborted, Solver
+            from c4tui.engine.solver import Solver
             from c4tui.engine.verdict import threat_verdict
 
             threat_verdict(Position())  # load its kernel here, not on first use
@@ -135,7 +135,7 @@ class EngineLoader:
             solver = Solver(hash_mb=SOLVER_HASH_MB, book=books, threads=default_threads())
             engine = Engine(solver,
                             self.external or SearchController(ENGINE_NICE, book=books),
-                            SearchController(ENGINE_NICE, book=books), SearchAborted)
+                            SearchController(ENGINE_NICE, book=books))
         except Exception as exc:  # any failure: say it, keep the board usable
             self._set(EngineState.FAILED, f"{type(exc).__name__}: {exc}".splitlines()[0])
             return

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from c4tui.engine.geometry import CENTER_ORDER
 from c4tui.engine.position import PLAYER_NAMES, Position
-from c4tui.engine.seam import default_threads
+from c4tui.engine.seam import Limits, SearchAborted, SearchOptions, default_threads
 from c4tui.units import PERFECT
 
 from .loader import ENGINE_NICE, Engine, lower_thread_priority
@@ -201,7 +201,7 @@ class EnginePlayer:
             try:
                 col, nodes = self._answer(engine, job)
                 reply = Reply(job.number, job.pos.key(), col, nodes, time.monotonic() - t0)
-            except engine.aborted:
+            except SearchAborted:
                 reply = None  # cancelled: nobody waits for it
             except Exception as exc:  # a bug in the engine: say it, keep the app
                 text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
@@ -209,11 +209,11 @@ class EnginePlayer:
             with self._lock:
                 self._running = None
                 deliver = reply is not None and reply.job == self._number
-            if deliver:
+            if deliver and reply is not None:
                 self._on_reply(reply)
 
     def _answer(self, engine: Engine, job: _Job) -> tuple[int, int]:
-        """(column, nodes); raises ``engine.aborted`` when cancelled."""
+        """(column, nodes); raises ``SearchAborted`` when cancelled."""
         if job.settings.nodes is None:
             return self._perfect(engine, job)
         return self._searched(engine, job)
@@ -227,7 +227,7 @@ class EnginePlayer:
             with self._lock:
                 self._solver = solver
         if job.number != self._number:  # cancelled while the table was made
-            raise engine.aborted("cancelled")
+            raise SearchAborted("cancelled")
         res = self._solver.analyze(job.pos)
         moves = best_moves(res.scores)
         col = self._rng.choice(moves) if job.settings.vary else moves[0]
@@ -236,19 +236,18 @@ class EnginePlayer:
     def _searched(self, engine: Engine, job: _Job) -> tuple[int, int]:
         from c4tui.engine.controller import SearchController
         from c4tui.engine.seam import SearchState
-        from c4tui.engine.search import SearchOptions
 
         if self._search is None:
             search = SearchController(ENGINE_NICE)
             with self._lock:
                 self._search = search
         # the search alone, without the books: the budget alone sets the strength
-        self._search.start(job.pos, SearchOptions(node_limit=job.settings.nodes,
-                                                  use_book=False))
+        self._search.start(job.pos, Limits(nodes=job.settings.nodes),
+                           SearchOptions(use_book=False))
         self._search.wait()
         if self._search.error is not None:
             raise self._search.error
         res = self._search.result
         if res is None or res.reason is SearchState.STOPPED:
-            raise engine.aborted("cancelled")
+            raise SearchAborted("cancelled")
         return res.best_move, res.nodes

@@ -1,12 +1,14 @@
-"""What the user sets for the engine: auto-analysis, node limit, hash size, an external
-engine."""
+"""What the user sets for the engine: auto-analysis, the search's limits, hash size, an
+external engine."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from c4tui.engine.seam import DEFAULT_HASH_MB, DEFAULT_NODE_LIMIT, Limits
+from c4tui.engine.seam import DEFAULT_HASH_MB, Limits, check_hash_mb
 
+#: The analysis search's node limit in the workstation (``--nodes``, key ``l``).
+WORKSTATION_NODES = 2_000_000
 #: Seconds the exact solver may take for the move values before they go heuristic.
 EXACT_BUDGET = 3.0
 #: Seconds the solver may spend on each column's perfect-play line after the values (a
@@ -33,11 +35,12 @@ EXTERNAL_STOP_TIMEOUT = 5.0
 
 @dataclass
 class SearchSettings:
-    """The workstation's engine settings; the limits are validated when set."""
+    """The workstation's engine settings (the limits validate themselves when made)."""
 
     auto: bool = True  #: start a search on every new position
-    node_limit: int = DEFAULT_NODE_LIMIT
-    hash_mb: int = DEFAULT_HASH_MB
+    #: what bounds each analysis search (``limits.nodes``: ``--nodes``, key ``l``)
+    limits: Limits = Limits(nodes=WORKSTATION_NODES)
+    hash_mb: int = DEFAULT_HASH_MB  #: the analysis search's tables (``--hash``, key ``H``)
     #: an external UGI engine's command (``--engine``) instead of the built-in search
     engine_cmd: tuple[str, ...] = ()
     #: the user set the node limit (``--nodes``, ``l``): an external engine then gets
@@ -48,8 +51,4 @@ class SearchSettings:
     book: bool = True
 
     def __post_init__(self) -> None:
-        Limits(self.node_limit, self.hash_mb)  # ValueError with a one-line message
-
-    @property
-    def limits(self) -> Limits:
-        return Limits(self.node_limit, self.hash_mb)
+        check_hash_mb(self.hash_mb)  # ValueError with a one-line message

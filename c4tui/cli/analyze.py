@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import sys
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -125,13 +125,14 @@ _FIELDS = {"book": "use_book"}
 
 
 class _AnalyzeCommand(TidyCommand):
-    """``analyze``, whose help says each switch's default: the search's, read only when
-    the help is shown (engine.search imports numba)."""
+    """``analyze``, whose help says each switch's default: the search's
+    (``SearchOptions``' own)."""
 
-    def format_help(self, ctx: typer.Context, formatter: object) -> None:
-        from c4tui.engine.search import SearchOptions
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        from c4tui.engine.seam import SearchOptions
 
         defaults = SearchOptions()
+        param: Any  # click's Option (show_default) among its Parameters
         for param in self.params:
             value = getattr(defaults, _FIELDS.get(param.name, param.name), None)
             if isinstance(value, bool) and param.secondary_opts:  # a --x/--no-x switch
@@ -204,7 +205,7 @@ def analyze(
     from c4tui.engine.controller import SearchController
     from c4tui.engine.geometry import SIZE
     from c4tui.engine.position import IllegalMoveError, Position
-    from c4tui.engine.search import SearchOptions
+    from c4tui.engine.seam import Limits, SearchOptions
 
     check_size(size, "analyze")
     if depth is not None:  # the options first: a bad one is said before stdin is read
@@ -221,10 +222,11 @@ def analyze(
                              extensions=extensions, killers=killers, recognition=recognition,
                              use_book=book, threat_ordering=threat_ordering,
                              window_parity=window_parity)
-    opts = SearchOptions(**options.given(max_depth=depth, hash_mb=hash_mb),
-                         **switches)
-    if limit is not None:
-        opts = dataclasses.replace(opts, node_limit=limit or None)  # 0: no limit
+    opts = SearchOptions(**switches)
+    if hash_mb is not None:
+        opts = dataclasses.replace(opts, hash_mb=hash_mb)
+    limits = Limits(depth=depth) if limit is None else \
+        Limits(nodes=limit or None, depth=depth)  # 0: no limit
 
     books = None
     if opts.use_book:
@@ -234,7 +236,7 @@ def analyze(
 
         books = prepare_books(Console(stderr=True))  # a bar while the database is converted
     ctl = SearchController(book=books)
-    ctl.start(pos, opts)
+    ctl.start(pos, limits, opts)
     try:
         _run(ctl, pos, as_json)
     except KeyboardInterrupt:

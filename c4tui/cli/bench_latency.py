@@ -157,7 +157,7 @@ def bench_accuracy(console: Console, path: Path, nodes: int | None) -> None:
     """MILTON's analysis search at ``nodes`` per move (None: the search's default node
     limit); last line ``accuracy K/N = P%``."""
     from c4tui.engine.analysis_bench import accuracy
-    from c4tui.engine.search import SearchOptions
+    from c4tui.engine.seam import Limits, SearchOptions
 
     read_rows(path)  # a clear error for a bad file before the long run
     books = prepare_books(console)
@@ -168,10 +168,10 @@ def bench_accuracy(console: Console, path: Path, nodes: int | None) -> None:
             console.print(f"{i}/{n}: {ok} correct ({time.perf_counter() - t0:.0f} s)",
                           markup=False)
 
-    opts = SearchOptions() if nodes is None else SearchOptions(node_limit=nodes)
-    r = accuracy(opts, path, 1, progress, books)
+    limits = Limits() if nodes is None else Limits(nodes=nodes)
+    r = accuracy(limits, SearchOptions(), path, 1, progress, books)
     for m in r.misses:
         console.print(f"miss {m}", markup=False)
-    console.print(f"{r.nodes} nodes in {r.seconds:.0f} s at {opts.node_limit} nodes per move",
+    console.print(f"{r.nodes} nodes in {r.seconds:.0f} s at {limits.nodes} nodes per move",
                   markup=False)
     console.print(f"accuracy {r.correct}/{r.total} = {100 * r.share:.2f}%", markup=False)

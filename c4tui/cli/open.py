@@ -122,12 +122,17 @@ def open_workstation(
 
     from c4tui import recent
     from c4tui.app import C4App
+    from c4tui.engine.seam import Limits
     from c4tui.app.autosave import Autosave, find_orphan
     from c4tui.app.engine_bridge import SearchSettings
     from c4tui.app.play import PlaySettings
 
     settings = SearchSettings(auto=auto, engine_cmd=argv, limit_set=limit is not None,
-                              book=book, **options.given(node_limit=limit, hash_mb=hash_mb))
+                              book=book)
+    if limit is not None:
+        settings.limits = Limits(nodes=limit)
+    if hash_mb is not None:
+        settings.hash_mb = hash_mb
     opponent = None if engine_side is None else PlaySettings(engine_side, budget, vary)
     # a session that did not quit cleanly is offered first (claimed: no other start sees it);
     # a session served to a browser (c4tui serve) is a visitor's: neither kept nor offered

@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from . import options
 from .errors import FAILURE, fail
 from .size import SIZE_OPTION, check_size
+
+if TYPE_CHECKING:
+    from rich.progress import Progress
 
 
 def review(
@@ -69,21 +72,21 @@ class _progress_bar:
 
         self._console = Console(stderr=True)
         self._total = total
-        self._bar = None
+        self._bar: Progress | None = None
 
     def __enter__(self):
         if not self._console.is_terminal:
             return None
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
-        self._bar = Progress("solving the game's positions", BarColumn(),
-                             MofNCompleteColumn(), TimeElapsedColumn(),
-                             console=self._console, transient=True)
-        self._bar.start()
-        task = self._bar.add_task("", total=self._total)
+        bar = self._bar = Progress("solving the game's positions", BarColumn(),
+                                   MofNCompleteColumn(), TimeElapsedColumn(),
+                                   console=self._console, transient=True)
+        bar.start()
+        task = bar.add_task("", total=self._total)
 
         def progress(done: int, total: int, ply: int, values) -> None:
-            self._bar.update(task, completed=done, total=total)
+            bar.update(task, completed=done, total=total)
 
         return progress
 

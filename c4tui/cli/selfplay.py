@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import sys
 import time
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -13,21 +13,24 @@ from . import options
 from .errors import fail
 from .size import SIZE_OPTION, check_size
 
+if TYPE_CHECKING:
+    from c4tui.engine.seam import SearchOptions
+
 DEFAULT_NODES = "100k"  # per move: MILTON's experiments, and a run of minutes
 
 
 def switch_names() -> tuple[str, ...]:
     """The on/off switches of the search (its bool options), as the CLI spells them."""
-    from c4tui.engine.search import SearchOptions
+    from c4tui.engine.seam import SearchOptions
 
     names = (f.name for f in dataclasses.fields(SearchOptions) if f.type in ("bool", bool))
     return tuple("book" if n == "use_book" else n.replace("_", "-") for n in names)
 
 
-def parse_option_set(text: str, nodes: int | None, hash_mb: int | None = None):
+def parse_option_set(text: str, hash_mb: int | None = None) -> SearchOptions:
     """``"no-quiescence,killers"`` -> SearchOptions (switches as ``c4tui analyze`` spells
     them, ``no-`` turns one off); other options keep the search's defaults."""
-    from c4tui.engine.search import SearchOptions
+    from c4tui.engine.seam import SearchOptions
 
     known = switch_names()
     changes: dict[str, bool] = {}
@@ -40,7 +43,8 @@ def parse_option_set(text: str, nodes: int | None, hash_mb: int | None = None):
             raise ValueError(f"option set {text!r}: unknown switch {raw!r} "
                              f"(known: {', '.join(known)})")
         changes["use_book" if name == "book" else name.replace("-", "_")] = on
-    return SearchOptions(node_limit=nodes, **options.given(hash_mb=hash_mb), **changes)
+    opts = SearchOptions(**changes)
+    return opts if hash_mb is None else dataclasses.replace(opts, hash_mb=hash_mb)
 
 
 def selfplay(
@@ -73,6 +77,7 @@ def selfplay(
     Prints the candidate's wins:losses:draws against the baseline. Switches: pvs, mtdf,
     aspiration, quiescence, extensions, killers, recognition, book, threat-ordering,
     window-parity (prefix no- to turn one off).
+    from c4tui.engine.seam import Limits
     """
     from c4tui.engine.analysis_bench import openings as all_openings
     from c4tui.engine.analysis_bench import selfplay as run
@@ -83,8 +88,8 @@ def selfplay(
     if not 1 <= openings <= 49:
         fail(f"selfplay: --openings {openings}: expected 1 to 49")
     try:
-        test_opts = parse_option_set(candidate, budget, hash_mb)
-        base_opts = parse_option_set(baseline, budget, hash_mb)
+        test_opts = parse_option_set(candidate, hash_mb)
+        base_opts = parse_option_set(baseline, hash_mb)
     except ValueError as e:
         fail(f"selfplay: {e}")
     starts = all_openings()[:openings]
@@ -103,7 +108,7 @@ def selfplay(
 
         books = prepare_books(Console(stderr=True))
     try:
-        w, lo, d = run(test_opts, base_opts, starts, progress, books)
+        w, lo, d = run(Limits(nodes=budget), test_opts, base_opts, starts, progress, books)
     except KeyboardInterrupt:
         fail("selfplay: interrupted", 130)
     print(file=sys.stderr)

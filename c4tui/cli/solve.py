@@ -7,7 +7,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from typing import Annotated, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Annotated, NoReturn, TypeVar
 
 import typer
 
@@ -18,6 +18,9 @@ from .errors import FAILURE, USAGE, fail
 from .progress import SolveReporter
 from .size import SIZE_OPTION, check_size
 
+if TYPE_CHECKING:
+    from c4tui.engine.solver import Solver
+
 T = TypeVar("T")
 #: How often the main thread looks up from waiting for the solver (Ctrl-C is seen then).
 WAIT_SLICE = 0.05
@@ -25,7 +28,7 @@ WAIT_SLICE = 0.05
 STOP_WAIT = 1.0
 
 
-def build_solver(hash_mb: int | None, book: bool, threads: int):
+def build_solver(hash_mb: int | None, book: bool, threads: int) -> Solver:
     from c4tui.engine import warmup
 
     if not warmup.is_compiled(solver_only=True):
@@ -41,8 +44,9 @@ def build_solver(hash_mb: int | None, book: bool, threads: int):
         from .books import prepare_books
 
         books = prepare_books(Console(stderr=True))  # a bar while the database is converted
-    return Solver(book=books, threads=threads,
-                  **options.given(hash_mb=hash_mb))
+    if hash_mb is None:
+        return Solver(book=books, threads=threads)
+    return Solver(hash_mb, book=books, threads=threads)
 
 
 def _interrupted(running: bool = False) -> NoReturn:
@@ -182,7 +186,7 @@ def argument_positions(words: list[str]) -> list[str]:
 
 
 def _solve_lines(lines, reader, analyze: bool, stats: bool, verbose_stats: bool,
-                 make_solver: Callable[[], object], skip_blank: bool = False) -> int:
+                 make_solver: Callable[[], Solver], skip_blank: bool = False) -> int:
     """Answer each line on stdout (bad ones on stderr); the exit status. ``skip_blank``:
     blank lines are not positions (stdin), though they are counted."""
     from c4tui.engine.geometry import NAME, SIZE
@@ -237,7 +241,8 @@ def _solve_lines(lines, reader, analyze: bool, stats: bool, verbose_stats: bool,
         out.flush()
         if verbose_stats:
             detail = ("from the books, no search" if answer is not None
-                      else _format_stats(solver.last_stats) if solver.last_stats else None)
+                      else _format_stats(solver.last_stats)
+                      if solver is not None and solver.last_stats else None)
             if detail:
                 print(f"  {detail}", file=sys.stderr, flush=True)
     return status

@@ -10,8 +10,8 @@ Two kinds, chosen by the ``Exact`` option:
 * :class:`AnalysisJob`: MILTON's iterative deepening within the ``go`` limits, one ``info``
   line per completed iteration.
 
-Both use only the engine's public API (:mod:`c4tui.engine.solver`,
-:mod:`c4tui.engine.search`, :mod:`c4tui.engine.controller`). Kernels run with the GIL
+Both use only the engine's public API (:mod:`c4tui.engine.seam`,
+:mod:`c4tui.engine.solver`, :mod:`c4tui.engine.controller`). Kernels run with the GIL
 released, so the protocol thread answers ``isready``, ``query`` and ``stop`` while a job
 searches.
 
@@ -33,9 +33,15 @@ from typing import TYPE_CHECKING
 from c4tui.engine.geometry import CENTER_ORDER, HEIGHT, SIZE, square_bit
 from c4tui.engine.position import Position, square_name
 from c4tui.engine.scores import moves_to_end, win_score
-from c4tui.engine.seam import DEFAULT_HASH_MB, Band, IterationReport, Score
-
-from .limits import GoLimits
+from c4tui.engine.seam import (
+    DEFAULT_HASH_MB,
+    Band,
+    IterationReport,
+    Limits,
+    Score,
+    SearchAborted,
+    SearchOptions,
+)
 
 if TYPE_CHECKING:  # these load numba: imported where first used, after ``isready``
     from c4tui.engine.booklink import BookLike
@@ -275,14 +281,15 @@ class SearchJob:
     """One ``go``: searches ``pos`` in its own thread and emits ``info`` lines and exactly
     one ``bestmove`` (at the end; after ``stop`` for ``go infinite``)."""
 
-    def __init__(self, pos: Position, limits: GoLimits, res: Resources, emit: Emit) -> None:
+    def __init__(self, pos: Position, limits: Limits, res: Resources, emit: Emit) -> None:
+        """``limits``: what ``go`` asked for (``c4tui.ugi.limits.parse_go``); its time
+        holds from now, the reading of ``go``, whatever the search is doing."""
         self.pos = pos.copy()
         self.limits = limits
         self.res = res
         self._out = emit
         self.t0 = time.perf_counter()  # the limits hold from here, the reading of go
-        budget = limits.budget(pos)
-        self.deadline = None if budget is None else self.t0 + budget
+        self.deadline = None if limits.time is None else self.t0 + limits.time
         self.best: int | None = None  #: best move known so far (0-based column)
         self.generation = res.next_generation()
         self._stop = threading.Event()
@@ -428,9 +435,7 @@ class ExactJob(SearchJob):
 
     def _solve(self, pos: Position) -> SolveResult | None:
         """The solver's result, or None if the deadline or ``stop`` cut it short."""
-        from c4tui.engine.solver import SearchAborted
-
-        if self._expired():
+        if self._expired() or self._solver is None:
             return None
         try:  # the solver only stops when told: the job's watcher tells it at the deadline
             return self._solver.solve(pos)
@@ -438,7 +443,7 @@ class ExactJob(SearchJob):
             return None
 
     def _search(self) -> None:
-        self._solver = self.res.solver()
+        solver = self._solver = self.res.solver()
         root = self._solve(self.pos)
         if root is None:
             self._fallback()
@@ -464,25 +469,19 @@ class ExactJob(SearchJob):
         empties = SIZE - self.pos.ply
         self.emit(info_line(depth=empties, seldepth=empties,
                             score=score_words(Score(root.score, Band.EXACT), self.pos.ply),
-                            nodes=nodes, elapsed=self._elapsed(), hashfull=self._hashfull(),
+                            nodes=nodes, elapsed=self._elapsed(), hashfull=solver.hashfull(),
                             pv=line_names(self.pos, pv)))
-
-    def _hashfull(self) -> int:
-        """Per mille of used entries, from a sample of the table (as chess engines do)."""
-        words = self._solver.table.words
-        sample = words[: 1 << 16]
-        return int(1000 * int((sample != 0).sum()) / len(sample))
 
     def _fallback(self) -> None:
         """Cut short: a move from a short analysis search (milliseconds)."""
         from c4tui.engine.controller import run_search
-        from c4tui.engine.search import SearchOptions
 
         self.emit("info string exact solve cut short; move from a "
                   f"{FALLBACK_NODES}-node analysis search")
-        opts = SearchOptions(node_limit=FALLBACK_NODES, hash_mb=1, use_book=self.res.own_book)
+        opts = SearchOptions(hash_mb=1, use_book=self.res.own_book)
         self._fallback_ctl = self.res.controller()
-        res = run_search(self.pos, opts, controller=self._fallback_ctl)
+        res = run_search(self.pos, Limits(nodes=FALLBACK_NODES), opts,
+                         controller=self._fallback_ctl)
         if res.best_move >= 0:  # a stop before the first iteration leaves none
             self.best = res.best_move
 
@@ -498,13 +497,9 @@ class AnalysisJob(SearchJob):
             c.stop()
 
     def _search(self) -> None:
-        from c4tui.engine.search import SearchOptions
-
-        lim = self.limits
-        opts = SearchOptions(max_depth=lim.depth, node_limit=lim.nodes,
-                             hash_mb=self.res.hash_mb, use_book=self.res.own_book)
+        opts = SearchOptions(hash_mb=self.res.hash_mb, use_book=self.res.own_book)
         ctl = self._controller = self.res.controller()
-        ctl.start(self.pos, opts)
+        ctl.start(self.pos, self.limits, opts)
         shown = 0
         while True:
             snap = ctl.snapshot()

@@ -1,13 +1,12 @@
-"""The ``go`` command's limits and the time a search may take."""
+"""The ``go`` command as the engine's :class:`~c4tui.engine.seam.Limits`, with the time a
+search may take on the clock."""
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 from c4tui.bounded import clip, small_int
 from c4tui.engine.geometry import SIZE
 from c4tui.engine.position import WHITE, Position, shown
-from c4tui.engine.seam import MAX_NODE_LIMIT
+from c4tui.engine.seam import MAX_NODE_LIMIT, Limits
 
 #: Kept back from a clock or a ``movetime``: reading, answering and the runner's own work.
 SAFETY_MS = 30
@@ -18,61 +17,52 @@ MIN_BUDGET_MS = 5
 MAX_GO_MS = 365 * 24 * 3600 * 1000
 
 
-@dataclass(frozen=True)
-class GoLimits:
-    """What a ``go`` command asked for (times in milliseconds; None: not given)."""
+def clock_budget(ms: dict[str, int], pos: Position | None) -> float | None:
+    """Seconds the search of ``pos`` may take under ``go``'s times (milliseconds by
+    argument name), or None for no time limit.
 
-    depth: int | None = None
-    nodes: int | None = None
-    movetime: int | None = None
-    p1time: int | None = None
-    p2time: int | None = None
-    p1inc: int | None = None
-    p2inc: int | None = None
-    infinite: bool = False
-
-    @property
-    def timed(self) -> bool:
-        return self.movetime is not None or self.p1time is not None or self.p2time is not None
-
-    def budget(self, pos: Position) -> float | None:
-        """Seconds the search of ``pos`` may take, or None for no time limit.
-
-        ``movetime`` is used whole, less a safety margin. On a clock the side to move
-        spends its time over the moves it may still have to make (at most 21 in a game of
-        Connect Four, and usually fewer: 12 is assumed at most), plus most of its increment,
-        and never more than half of what is left.
-        """
-        if self.infinite:
-            return None
-        if self.movetime is not None:
-            ms = self.movetime - min(SAFETY_MS, self.movetime // 4)
-            return max(ms, MIN_BUDGET_MS) / 1000
-        mine = self.p1time if pos.to_move == WHITE else self.p2time
-        if mine is None:
-            return None
-        inc = (self.p1inc if pos.to_move == WHITE else self.p2inc) or 0
-        own_moves_left = (SIZE - pos.ply + 1) // 2
-        ms = mine / max(2, min(own_moves_left, 12)) + 0.75 * inc
-        ms = min(ms, mine / 2 + inc / 2, mine - SAFETY_MS)
-        return max(ms, MIN_BUDGET_MS) / 1000
+    ``movetime`` is used whole, less a safety margin. On a clock the side to move spends
+    its time over the moves it may still have to make (at most 21 in a game of Connect
+    Four, and usually fewer: 12 is assumed at most), plus most of its increment, and never
+    more than half of what is left.
+    """
+    movetime = ms.get("movetime")
+    if movetime is not None:
+        spend = movetime - min(SAFETY_MS, movetime // 4)
+        return max(spend, MIN_BUDGET_MS) / 1000
+    if pos is None:
+        return None
+    white = pos.to_move == WHITE
+    mine = ms.get("p1time" if white else "p2time")
+    if mine is None:
+        return None
+    inc = ms.get("p1inc" if white else "p2inc") or 0
+    own_moves_left = (SIZE - pos.ply + 1) // 2
+    budget = mine / max(2, min(own_moves_left, 12)) + 0.75 * inc
+    budget = min(budget, mine / 2 + inc / 2, mine - SAFETY_MS)
+    return max(budget, MIN_BUDGET_MS) / 1000
 
 
 _INT_ARGS = ("depth", "nodes", "movetime", "p1time", "p2time", "p1inc", "p2inc")
 
 
-def parse_go(words: list[str]) -> GoLimits:
-    """The limits of ``go`` from its words after ``go``; ValueError saying what is wrong.
+def parse_go(words: list[str], pos: Position | None = None) -> Limits:
+    """The :class:`Limits` of ``go`` from its words after ``go``, for a search of ``pos``
+    (whose side to move decides which clock counts; None: no clock budget); ValueError
+    saying what is wrong.
 
     ``depth`` is 1-42 plies and ``nodes`` at least 1; times are milliseconds and may be
-    negative on a clock that has run out (the budget is then the minimum).
+    negative on a clock that has run out (the budget is then the minimum): they become
+    ``Limits.time``, the seconds this search may take. Without ``nodes`` there is no node
+    limit.
     """
-    values: dict[str, int | bool] = {}
+    values: dict[str, int] = {}
+    infinite = False
     i = 0
     while i < len(words):
         word = words[i].lower()
         if word == "infinite":
-            values["infinite"] = True
+            infinite = True
             i += 1
             continue
         if word not in _INT_ARGS:
@@ -96,4 +86,6 @@ def parse_go(words: list[str]) -> GoLimits:
             raise ValueError(f"go: {word} {clip(text)}: expected at most {MAX_GO_MS:,} ms")
         values[word] = n
         i += 2
-    return GoLimits(**values)  # type: ignore[arg-type]
+    time = None if infinite else clock_budget(values, pos)
+    return Limits(nodes=values.get("nodes"), depth=values.get("depth"), time=time,
+                  infinite=infinite)

@@ -179,7 +179,7 @@ class UgiEngine:
         self._apply_options()
 
     def cmd_uginewgame(self, args: list[str]) -> None:
-        if self.searching:
+        if self.job is not None and self.searching:
             self.job.stop()
         self.resources.new_game()
 
@@ -193,21 +193,20 @@ class UgiEngine:
         if self.searching:
             self.error("go: a search is running (send stop first)")
             return
-        problem = None
+        pos = self.position
         try:
-            limits = parse_go(args)
+            limits = parse_go(args, pos)
+            if pos is None:
+                raise ValueError("go: no position yet (send position startpos or position "
+                                 "fen first)")
+            if pos.is_over:
+                raise ValueError("go: the game is over, there is no move to search")
         except ValueError as exc:
-            problem = str(exc)
-        if problem is None and self.position is None:
-            problem = "go: no position yet (send position startpos or position fen first)"
-        if problem is None and self.position.is_over:
-            problem = "go: the game is over, there is no move to search"
-        if problem is not None:
-            self.error(problem)
+            self.error(str(exc))
             self.emit(f"bestmove {NULL_MOVE}")
             return
         kind = ExactJob if self.options["Exact"] else AnalysisJob
-        self.job = kind(self.position, limits, self.resources, self.emit)
+        self.job = kind(pos, limits, self.resources, self.emit)
         self.job.start()
 
     def cmd_stop(self, args: list[str]) -> None:

@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 from c4tui.engine.position import Position
+from c4tui.engine.seam import Limits
 
 from c4tui.app import C4App, SearchSettings
 from c4tui.app.engine_view import EngineState
@@ -42,7 +43,8 @@ def snap(app: C4App):
 
 
 async def main_screen() -> None:
-    app = C4App(Position.from_moves("177761776634"), settings=SearchSettings(node_limit=1_000_000))
+    app = C4App(Position.from_moves("177761776634"),
+                settings=SearchSettings(limits=Limits(nodes=1_000_000)))
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_for(pilot, lambda: ready(app))
         # walk through the game so that the evaluation graph fills in
@@ -54,7 +56,7 @@ async def main_screen() -> None:
         await wait_for(pilot, lambda: (s := snap(app)) is not None
                        and s.state in ("done", "node_limit"))
         await pilot.pause(1.0)
-        app.show()
+        app.state_changed()
         await pilot.pause()
         app.save_screenshot("main.svg", str(OUT))
 
@@ -66,7 +68,7 @@ async def threat_map() -> None:
         await wait_for(pilot, lambda: (v := app.bridge.view(app.position)).verdict is not None
                        and v.exact is not None and v.exact.best is not None)
         await pilot.press("t")
-        app.show()
+        app.state_changed()
         await pilot.pause()
         app.save_screenshot("threats.svg", str(OUT))
 
@@ -80,7 +82,7 @@ async def paused_search() -> None:
     os.environ["C4TUI_BOOK"] = "none"
     load_default(reload=True)
     app = C4App(Position.from_moves("4453"),
-                settings=SearchSettings(auto=False, node_limit=50_000_000))
+                settings=SearchSettings(auto=False, limits=Limits(nodes=50_000_000)))
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_for(pilot, lambda: ready(app))
         for _ in range(12):
@@ -89,7 +91,7 @@ async def paused_search() -> None:
         await wait_for(pilot, lambda: (s := snap(app)) is not None and s.state == "paused")
         app.bridge.step_nodes(20_000)
         await wait_for(pilot, lambda: bool(app.bridge.view(app.position).path))
-        app.show()
+        app.state_changed()
         await pilot.pause(0.3)
         app.save_screenshot("paused.svg", str(OUT))
 
@@ -97,7 +99,7 @@ async def paused_search() -> None:
 async def play() -> None:
     # a game against the perfect engine (Black) with the hints hidden: the user (White)
     # has played 4 5 3, the engine answered each move
-    app = C4App(Position(), settings=SearchSettings(auto=True, node_limit=1_000_000),
+    app = C4App(Position(), settings=SearchSettings(auto=True, limits=Limits(nodes=1_000_000)),
                 play=PlaySettings(side=1), hints=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: ready(app))
@@ -106,7 +108,7 @@ async def play() -> None:
             await pilot.press(col)
             await wait_for(pilot, lambda plies=plies: len(app.model.line) == plies + 2)
         await pilot.pause(0.5)
-        app.show()
+        app.state_changed()
         await pilot.pause()
         app.save_screenshot("play.svg", str(OUT))
 
@@ -126,7 +128,7 @@ async def preview() -> None:
         await wait_for(pilot, lambda: (e := app.bridge.view(app.position).exact) is not None
                        and e.lines_done, 60)
         await pilot.press("v", *["full_stop"] * 6)
-        app.show()
+        app.state_changed()
         await pilot.pause(0.3)
         app.save_screenshot("preview.svg", str(OUT))
 
@@ -170,12 +172,12 @@ async def reviewed_game() -> None:
         await pilot.press("R")
         await wait_for(pilot, lambda: (j := app.review.job) is not None
                        and j.result is not None)
-        app.action_goto_ply(22)
+        app.game_tree.goto(22)
         await pilot.press("g")  # and the analysis search of the position b2?? left
         await wait_for(pilot, lambda: (v := app.bridge.view(app.position)).exact is not None
                        and v.exact.best is not None and v.snapshot is not None
                        and v.snapshot.state in ("done", "node_limit"))
-        app.show()
+        app.state_changed()
         await pilot.pause(0.3)
         app.save_screenshot("review.svg", str(OUT))
 
@@ -195,7 +197,7 @@ async def variations() -> None:
         app.show(moved=True)
         await wait_for(pilot, lambda: (v := app.bridge.view(app.position)).exact is not None
                        and v.exact.best is not None)
-        app.show()
+        app.state_changed()
         await pilot.pause()
         app.save_screenshot("variations.svg", str(OUT))
 

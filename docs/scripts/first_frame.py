@@ -10,6 +10,7 @@ import time
 t0 = time.perf_counter()
 # The imports are part of the start-up being timed: the console script imports c4tui.cli.
 from c4tui.engine.position import Position  # noqa: E402
+from c4tui.engine.seam import Limits  # noqa: E402
 
 import c4tui.cli  # noqa: E402, F401
 from c4tui.app import C4App  # noqa: E402
@@ -17,7 +18,7 @@ from c4tui.app.engine_bridge import SearchSettings  # noqa: E402
 
 app = C4App(
     Position.from_moves("4453"),
-    settings=SearchSettings(auto=True, node_limit=2_000_000, hash_mb=16),
+    settings=SearchSettings(auto=True, limits=Limits(nodes=2_000_000), hash_mb=16),
     engine=True,
     headers={},
 )

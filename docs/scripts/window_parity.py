@@ -11,7 +11,7 @@ from pathlib import Path
 
 from c4tui.engine.controller import SearchController
 from c4tui.engine.position import Position
-from c4tui.engine.search import SearchOptions
+from c4tui.engine.seam import Limits, SearchOptions
 
 DATA = Path(__file__).resolve().parents[2] / "tests" / "data" / "positions.txt"
 
@@ -27,8 +27,8 @@ def main() -> None:
     for parity in (False, True):
         re = nodes = iters = 0
         for m in moves:
-            ctl.start(Position.from_moves(m), SearchOptions(
-                node_limit=args.nodes, use_book=False, window_parity=parity))
+            ctl.start(Position.from_moves(m), Limits(nodes=args.nodes),
+                      SearchOptions(use_book=False, window_parity=parity))
             ctl.wait()
             its = ctl.snapshot().iterations
             re += sum(it.fail_highs + it.fail_lows for it in its)

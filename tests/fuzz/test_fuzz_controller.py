@@ -20,7 +20,7 @@ from pathlib import Path
 
 from c4tui.engine.controller import SearchController
 from c4tui.engine.position import Position
-from c4tui.engine.search import SearchOptions, SearchState
+from c4tui.engine.seam import Limits, SearchOptions, SearchState
 from fuzzkit import count, fuzz
 from hypothesis import given
 from hypothesis import strategies as st
@@ -53,8 +53,9 @@ def call(fn, *args):
     return box[0] if box else None
 
 
-def options(depth: int | None, limit: int | None) -> SearchOptions:
-    return SearchOptions(max_depth=depth, node_limit=limit, hash_mb=1, use_book=False)
+def options(depth: int | None, limit: int | None) -> tuple[Limits, SearchOptions]:
+    """What ``start`` takes after the position: the limits and the options."""
+    return Limits(nodes=limit, depth=depth), SearchOptions(hash_mb=1, use_book=False)
 
 
 @cache
@@ -62,7 +63,7 @@ def reference(moves: str, depth: int | None, limit: int | None):
     """The uninterrupted search's result and iterations, on a fresh controller."""
     ctl = SearchController()
     try:
-        ctl.start(Position.from_moves(moves), options(depth, limit))
+        ctl.start(Position.from_moves(moves), *options(depth, limit))
         assert call(ctl.wait, 120), "reference search did not end"
         assert ctl.error is None, ctl.error
         return ctl.result, _iterations(ctl)
@@ -99,7 +100,7 @@ def test_paused_and_stepped_search_is_exact(moves, bounds, start_paused, ops):
     ref, ref_its = reference(moves, depth, limit)
     ctl = SearchController()
     try:
-        call(lambda: ctl.start(Position.from_moves(moves), options(depth, limit),
+        call(lambda: ctl.start(Position.from_moves(moves), *options(depth, limit),
                              paused=start_paused))
         for op in ops:
             state = call(lambda: ctl.state)
@@ -160,7 +161,7 @@ def test_random_control_sequences_never_deadlock(ops):
             name = op[0]
             if name == "start":
                 _, moves, (depth, limit), paused = op
-                call(partial(ctl.start, Position.from_moves(moves), options(depth, limit),
+                call(partial(ctl.start, Position.from_moves(moves), *options(depth, limit),
                              paused=paused))
             elif name == "set_node_limit":
                 call(ctl.set_node_limit, op[1])

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from c4tui.engine.seam import DEFAULT_HASH_MB, DEFAULT_NODE_LIMIT, Limits
+from c4tui.engine.seam import Limits, SearchOptions
 from fuzzkit import count, fuzz
 from hypothesis import given
 from hypothesis import strategies as st
@@ -49,7 +49,7 @@ def test_counts(text):
     count("units: parse_count")
     n = _check(parse_count, text, "node limit", 1, MAX_NODE_LIMIT)
     if n is not None:
-        Limits(n, DEFAULT_HASH_MB)  # what the node-limit prompt then checks: accepted
+        Limits(nodes=n)  # what the node-limit prompt then sets: accepted
 
 
 @fuzz(fast=200)
@@ -59,7 +59,7 @@ def test_megabytes(text):
     count("units: parse_mb")
     n = _check(parse_mb, text, "hash size", 1, MAX_HASH_MB)
     if n is not None:
-        Limits(DEFAULT_NODE_LIMIT, n)
+        SearchOptions(hash_mb=n)  # what the hash prompt then sets: accepted
 
 
 @fuzz(fast=100)

@@ -111,8 +111,8 @@ class StatusLine(Widget):
                 t.append(f"  │ {view.message}", style="dim")
             return t
         # an external engine gets "go infinite" unless the user set a limit
-        limit = "∞" if view.external is not None and not s.limit_set \
-            else human_count(s.node_limit)
+        nodes = None if view.external is not None and not s.limit_set else s.limits.nodes
+        limit = "∞" if nodes is None else human_count(nodes)
         t.append(f"  │ limit {limit} hash {s.hash_mb}M"
                  f" auto {'on' if s.auto else 'off'}", style="dim")
         if view.message and view.state is not EngineState.FAILED:
