@@ -30,7 +30,7 @@ class EvalHistory:
             return
         snap = view.snapshot
         pov = snap.pov if snap is not None else None
-        if pov is None or not snap.iterations:
+        if pov is None or snap is None or not snap.iterations:
             return
         if pov.proven or snap.state in (SearchState.DONE, SearchState.NODE_LIMIT):
             self._values[key] = (pov.white_view(pos), False)

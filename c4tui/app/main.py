@@ -49,7 +49,6 @@ from .screens.palette import Palette
 from .settings import SearchSettings
 from .textual_leaks import FORGET_EVERY, forget_removed_widgets
 
-
 #: The command palette's screen id (Textual's: one palette at a time).
 PALETTE_ID = "--command-palette"
 

@@ -14,6 +14,7 @@ import dataclasses
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from c4tui.engine.position import Position
 from c4tui.review import (
@@ -27,6 +28,10 @@ from c4tui.review import (
 )
 
 from .loader import lower_thread_priority
+
+if TYPE_CHECKING:
+    from c4tui.engine.booklink import BookLike
+    from c4tui.engine.solver import Solver
 from .settings import REVIEW_HASH_MB
 
 
@@ -53,7 +58,7 @@ class ReviewWorker:
         self._on_update = on_update
         self._lock = threading.Lock()
         self._one_at_a_time = threading.Lock()  # a new review waits for the old to unwind
-        self._solver = None
+        self._solver: Solver | None = None
         self._job: ReviewJob | None = None
         self._values: dict[int, Values] = {}  # position key -> exact column scores
         self._fresh: list[tuple[Position, Values]] = []  # not yet taken by the UI
@@ -62,7 +67,7 @@ class ReviewWorker:
         self._line_positions: tuple[tuple[int, ...], list[Position]] = ((), [Position()])
 
     # ------------------------------------------------------------------ control
-    def start(self, line: tuple[int, ...], book: object) -> None:
+    def start(self, line: tuple[int, ...], book: BookLike | None) -> None:
         """Review ``line`` (0-based columns) with the books ``book``; a running review is
         cancelled first."""
         self.cancel()
@@ -126,7 +131,7 @@ class ReviewWorker:
         return {m.ply + 1: m.mark for m in self.moves(line) if m is not None and m.mark}
 
     # ------------------------------------------------------------------ the thread
-    def _run(self, job: ReviewJob, book: object) -> None:
+    def _run(self, job: ReviewJob, book: BookLike | None) -> None:
         lower_thread_priority()
         with self._one_at_a_time:
             try:

@@ -83,7 +83,7 @@ class FilePickerScreen(OnceModalScreen[Path | None]):
         self.current = current
         self.title_text, self.directory, self.value, self.verb = title, start, value, verb
         # opening starts in the tree; saving in the name box, ready for a new name
-        self.AUTO_FOCUS = "#picker-tree" if verb == "open" else "#picker-input"
+        self.AUTO_FOCUS = "#picker-tree" if verb == "open" else "#picker-input"  # type: ignore[misc]  # per dialog: Textual reads it from the instance
 
     def compose(self) -> ComposeResult:
         with Vertical(id="picker"):

@@ -164,7 +164,7 @@ class BoardView(Widget, can_focus=True):
             four |= ghost_four
         rows = []
         for r in range(HEIGHT - 1, -1, -1):
-            row = []
+            row: list[tuple[str, str, int | None]] = []
             for c in range(WIDTH):
                 owner = pos.cell(c, r)
                 if owner is not None:

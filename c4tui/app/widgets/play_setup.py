@@ -19,25 +19,27 @@ from .prompt import LineInput
 PlayChoice = tuple[PlaySettings, bool]
 
 
-class _Marked:
-    """A toggle whose glyph says its state, not only its colour (NO_COLOR): blank when
-    off. Mixed into Textual's Checkbox and RadioButton."""
+def _mark(button: Checkbox | RadioButton, on: str) -> None:
+    """The toggle's glyph says its state, not only its colour (NO_COLOR): blank when
+    off."""
+    button.BUTTON_INNER = on if button.value else " "
+    button.refresh()
 
-    ON = "X"
+
+class _Box(Checkbox):
     BUTTON_INNER = " "
 
-    def watch_value(self, value: bool) -> None:
-        super().watch_value()  # type: ignore[misc]  # Textual's: posts Changed
-        self.BUTTON_INNER = self.ON if value else " "
-        self.refresh()  # type: ignore[attr-defined]
+    def watch_value(self) -> None:
+        super().watch_value()  # Textual's: posts Changed
+        _mark(self, "X")
 
 
-class _Box(_Marked, Checkbox):
-    pass
+class _Radio(RadioButton):
+    BUTTON_INNER = " "
 
-
-class _Radio(_Marked, RadioButton):
-    ON = "●"
+    def watch_value(self) -> None:
+        super().watch_value()
+        _mark(self, "●")
 
 
 class PlaySetupScreen(OnceModalScreen[PlayChoice | None]):
