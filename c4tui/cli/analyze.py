@@ -166,10 +166,7 @@ def analyze(
                      "search's)."),
     ] = None,
     hash_text: Annotated[
-        str | None,
-        typer.Option("--hash", metavar="MB", show_default=False,
-                     help=f"Tables of the search ({options.HASH_HELP}; default: the "
-                     "search's)."),
+        str | None, options.hash_option("Tables of the search", "the search's")
     ] = None,
     pvs: Annotated[bool | None, _switch("pvs", "Principal-variation search.")] = None,
     mtdf: Annotated[bool | None, _switch("mtdf", "MTD(f) instead of aspiration windows.")] = None,

@@ -115,9 +115,7 @@ def bench(
     count: Annotated[int, typer.Option("--count", "-n", help="First N of each set.")] = 100,
     hash_text: Annotated[
         str | None,
-        typer.Option("--hash", metavar="MB", show_default=False,
-                     help=f"Our table ({options.HASH_HELP}; default: the solver's, "
-                     f"{EMPTY_HASH_MB} with --empty)."),
+        options.hash_option("Our table", f"the solver's, {EMPTY_HASH_MB} with --empty"),
     ] = None,
     peer: Annotated[bool, typer.Option("--peer/--no-peer", help="Also run BitBully.")] = True,
     reset: Annotated[

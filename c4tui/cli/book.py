@@ -98,11 +98,7 @@ def build(
     root: Annotated[
         str, typer.Option("--root", help="Only positions below these moves (digits).")
     ] = "",
-    hash_text: Annotated[
-        str | None,
-        typer.Option("--hash", metavar="MB", show_default=False,
-                     help=f"Table of each worker ({options.HASH_HELP}; default: the solver's)."),
-    ] = None,
+    hash_text: Annotated[str | None, options.hash_option("Table of each worker")] = None,
     block: Annotated[
         int, typer.Option("--block", help="Positions per work unit (new builds).")
     ] = 64,

@@ -74,7 +74,7 @@ def verify(
     seed: Annotated[
         int | None, typer.Option("--seed", help="Random seed (default: random).")
     ] = None,
-    hash_mb: Annotated[str | None, typer.Option("--hash", help=options.HASH_HELP)] = None,
+    hash_mb: Annotated[str | None, options.hash_option("Table size")] = None,
 ) -> None:
     """Re-solve SAMPLE random entries without the book and compare the scores."""
     from c4tui.book import key_to_position

@@ -68,10 +68,7 @@ def open_workstation(
                      "workstation's)."),
     ] = None,
     hash_text: Annotated[
-        str | None,
-        typer.Option("--hash", metavar="MB", show_default=False,
-                     help=f"Tables of the search ({options.HASH_HELP}; default: the "
-                     "workstation's)."),
+        str | None, options.hash_option("Tables of the search", "the workstation's")
     ] = None,
     engine_cmd: Annotated[
         str | None,
@@ -122,10 +119,10 @@ def open_workstation(
 
     from c4tui import recent
     from c4tui.app import C4App
-    from c4tui.engine.seam import Limits
     from c4tui.app.autosave import Autosave, find_orphan
     from c4tui.app.engine_bridge import SearchSettings
     from c4tui.app.play import PlaySettings
+    from c4tui.engine.seam import Limits
 
     settings = SearchSettings(auto=auto, engine_cmd=argv, limit_set=limit is not None,
                               book=book)

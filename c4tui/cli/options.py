@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
-from typing import Annotated, TextIO
+from typing import Annotated, Any, TextIO, TypeVar
 
 import typer
 
@@ -28,19 +28,26 @@ from c4tui.units import (
 
 from .errors import bad_value, check_range, fail
 
+T = TypeVar("T")
+
 NODES_HELP = "e.g. 500k, 2M, 1e6"
 HASH_HELP = f"in whole MB, 1-{MAX_HASH_MB}: 64, 64M or 1G"
 STRENGTH_HELP = "perfect, or the search's nodes: 1k, 10k, 100k, 1M"
 #: ``--play``'s values: the engine's side (0 White, 1 Black)
 SIDES = {"white": 0, "black": 1}
 
+
+
+def hash_option(table: str = "Transposition table size", default: str = "the solver's") -> Any:
+    """The ``--hash MB`` option, declared here once for every command (its value is read
+    by :func:`hash_mb`): ``table`` says which tables, ``default`` the size without it."""
+    return typer.Option("--hash", metavar="MB", show_default=False,
+                        help=f"{table} ({HASH_HELP}; default: {default}).")
+
+
 #: The exact solver's options, shared by ``solve`` and ``review``.
 SOLVER_BOOK = Annotated[bool, typer.Option("--book/--no-book", help="Use the opening books.")]
-SOLVER_HASH = Annotated[
-    str | None,
-    typer.Option("--hash", metavar="MB", show_default=False,
-                 help=f"Transposition table size ({HASH_HELP}; default: the solver's)."),
-]
+SOLVER_HASH = Annotated[str | None, hash_option()]
 SOLVER_THREADS = Annotated[
     int | None,
     typer.Option("--threads", "-t", help="Search threads sharing the table (default: one "
@@ -96,7 +103,7 @@ def threads(n: int | None) -> int:
     return check_range("--threads", n, 1, MAX_THREADS)
 
 
-def given(**values: object) -> dict[str, object]:
+def given(**values: T | None) -> dict[str, T]:
     """The keyword arguments that were given (not None): the rest keep their defaults."""
     return {k: v for k, v in values.items() if v is not None}
 

@@ -65,10 +65,7 @@ def selfplay(
         int, typer.Option("--openings", help="Play the first N of the 49 openings.")
     ] = 49,
     hash_text: Annotated[
-        str | None,
-        typer.Option("--hash", metavar="MB", show_default=False,
-                     help=f"Tables of each side's search ({options.HASH_HELP}; default: "
-                     "the search's)."),
+        str | None, options.hash_option("Tables of each side's search", "the search's")
     ] = None,
     size: SIZE_OPTION = None,
 ) -> None:
@@ -77,10 +74,10 @@ def selfplay(
     Prints the candidate's wins:losses:draws against the baseline. Switches: pvs, mtdf,
     aspiration, quiescence, extensions, killers, recognition, book, threat-ordering,
     window-parity (prefix no- to turn one off).
-    from c4tui.engine.seam import Limits
     """
     from c4tui.engine.analysis_bench import openings as all_openings
     from c4tui.engine.analysis_bench import selfplay as run
+    from c4tui.engine.seam import Limits
 
     check_size(size, "selfplay")
     budget = options.nodes(nodes)
