@@ -233,8 +233,8 @@ def test_exact_play_is_perfect(moves, score, columns):
 
 @pytest.mark.parametrize(("command", "says"), [
     ("fly", "unknown command 'fly'"),
-    ("position startpos moves d2", "move 1 d2: a disc in column d lands on d1"),
-    ("position startpos moves d1 h1", "'h1' is not a square"),
+    ("position startpos moves d2", "move 1 'd2': a disc in column d lands on d1"),
+    ("position startpos moves d1 h1", "move 2 'h1': not a square (expected a1-g6)"),
     ("position startpos moves d1 d2 d3 d4 d5 d6 d7", "not a square"),
     ("position startpos moves a1 d1 b1 d2 a2 d3 b2 d4 c1", "the game is over"),
     ("position fen 7/7/7/7/7/8 x", "'8' is neither a disc"),

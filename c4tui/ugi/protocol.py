@@ -26,11 +26,9 @@ from c4tui import __version__
 from c4tui.bounded import LineTooLong, bounded_lines, clip, small_int
 from c4tui.engine.position import (
     BLACK,
-    SQUARE_RANGE,
     WHITE,
     IllegalMoveError,
     Position,
-    parse_square,
     shown,
 )
 from c4tui.engine.seam import DEFAULT_HASH_MB, MAX_HASH_MB, MAX_THREADS
@@ -252,23 +250,6 @@ class UgiEngine:
                                  exact=bool(self.options["Exact"]))
 
 
-def parse_move(pos: Position, word: str) -> int:
-    """The column of a move given as the square its disc lands on (``d1``)."""
-    square = parse_square(word)
-    if square is None:
-        raise IllegalMoveError(f"{shown(word)} is not a square (expected {SQUARE_RANGE})")
-    col, row = square
-    tok = word.lower()
-    if pos.is_over:
-        raise IllegalMoveError(f"{word}: the game is over")
-    if not pos.can_play(col):
-        raise IllegalMoveError(f"{word}: column {tok[0]} is full")
-    if pos.height(col) != row:
-        raise IllegalMoveError(f"{word}: a disc in column {tok[0]} lands on "
-                               f"{tok[0]}{pos.height(col) + 1}")
-    return col
-
-
 def parse_position(args: list[str]) -> Position:
     """The position of ``position startpos|fen F [moves ...]``; ValueError saying why not."""
     if not args:
@@ -285,7 +266,7 @@ def parse_position(args: list[str]) -> Position:
         raise ValueError(f"expected startpos or fen, not {args[0]!r}")
     for i, word in enumerate(args[at + 1:]):
         try:
-            pos.play(parse_move(pos, word))
+            pos.play(pos.parse_move(word))
         except IllegalMoveError as exc:
             raise ValueError(f"move {i + 1} {exc}") from None
     return pos
