@@ -121,6 +121,8 @@ def test_elo_interval_from_trinomial_and_pentanomial_counts():
     assert est.score == 0.625
     assert est.lo == pytest.approx(score_to_elo(0.625 - half), abs=1e-3)
     assert estimate([0, 0, 0]) is None
+    alike = estimate([0, 0, 0, 3, 0])  # no variance yet: no bound
+    assert (alike.elo, alike.lo, alike.hi) == (score_to_elo(0.75), -math.inf, math.inf)
 
 
 def test_tally_counts_pairs_whatever_order_games_end_in():

@@ -5,7 +5,8 @@ A score ``s`` (points per game, 0-1) means an Elo difference of ``-400 log10(1/s
 is the normal approximation around the mean score: ``s ± 1.96 σ/√N`` with σ the standard
 deviation of one game pair's score (pentanomial: the pair is the unit, so the correlation
 of an opening's two games is counted), or of one game's (trinomial) when no pair is
-complete, each end turned into Elo.
+complete, each end turned into Elo. While every sample is alike (one game, or every
+pair won) there is no variance to go by: the interval is unbounded.
 """
 
 from __future__ import annotations
@@ -67,6 +68,8 @@ def estimate(counts: Sequence[int]) -> EloEstimate | None:
     scores = outcome_scores(len(counts))
     mean = sum(c * a for c, a in zip(counts, scores, strict=True)) / n
     var = sum(c * (a - mean) ** 2 for c, a in zip(counts, scores, strict=True)) / n
+    if var == 0.0:  # every sample alike (one game, or all won): nothing bounds it yet
+        return EloEstimate(score_to_elo(mean), -math.inf, math.inf, mean)
     half = Z95 * math.sqrt(var / n)
     return EloEstimate(score_to_elo(mean), score_to_elo(max(0.0, mean - half)),
                        score_to_elo(min(1.0, mean + half)), mean)

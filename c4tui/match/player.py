@@ -88,8 +88,8 @@ class Player(UgiClient):
         self.ask(self.spec.go, "bestmove", self.spec.move_timeout)
         with self._cond:
             move = self._bestmove
-        if move is None:  # ask returned: it came (this is the type checker's)
-            raise EngineGone("no bestmove")
+        if move is None:  # ask returned without it: the process died meanwhile
+            raise EngineGone(self._exit_text())
         return move
 
     def stop(self) -> None:

@@ -11,11 +11,15 @@ from __future__ import annotations
 import json
 import math
 import sys
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from .game import NORMAL, GameRecord
 from .runner import MatchState
 from .sprt import Sprt
+
+if TYPE_CHECKING:
+    from rich.live import Live
+    from rich.table import Table
 
 
 def _elo_text(state: MatchState) -> str:
@@ -72,16 +76,22 @@ class Output:
         self.names = names
         self.sprt = sprt
         self.out = out or sys.stdout
-        self._live = None
+        self._live: Live | None = None
         if mode == "json":
             return
+        if sprt is not None:
+            heading += (f"\nSPRT: H0 Elo {sprt.elo0:g}, H1 Elo {sprt.elo1:g}, alpha "
+                        f"{sprt.alpha:g}, beta {sprt.beta:g}: LLR bounds {sprt.lower:+.2f}, "
+                        f"{sprt.upper:+.2f}")
         print(heading, file=self.out, flush=True)
         if mode == "live":
             from rich.console import Console
             from rich.live import Live
 
-            self._live = Live(console=Console(file=self.out), auto_refresh=False,
-                              transient=False)
+            # only chosen on a terminal: forced, so that it redraws in place (a test
+            # that passes a StringIO sees the cursor moves)
+            console = Console(file=self.out, force_terminal=True)
+            self._live = Live(console=console, auto_refresh=False, transient=False)
             self._live.start()
 
     def game(self, record: GameRecord, state: MatchState) -> None:
@@ -94,26 +104,28 @@ class Output:
         elif self._live is not None:
             if record.termination != NORMAL:
                 self._live.console.print(game_line(record, self.names), markup=False,
-                                         highlight=False)
+                                         highlight=False, soft_wrap=True)
             self._live.update(self._table(state), refresh=True)
         else:
             print(game_line(record, self.names), file=self.out)
             print("  " + status_line(state, self.sprt), file=self.out, flush=True)
 
-    def _table(self, state: MatchState):
+    def _table(self, state: MatchState) -> Table:
         from rich.table import Table
 
         t = state.tally
-        table = Table(box=None, padding=(0, 2))
-        cols = ["games", "W", "D", "L", "score", "Elo A-B (95%)", "pairs 0 ½ 1 1½ 2"]
+        est = t.elo()
+        table = Table(box=None, padding=(0, 1))
+        cols = ["games", "W", "D", "L", "score", "Elo A-B", "95% interval", "pairs"]
         if self.sprt is not None:
-            cols.append(f"LLR ({self.sprt.lower:+.2f}, {self.sprt.upper:+.2f})")
+            cols.append("LLR")
         for name in cols:
-            table.add_column(name, justify="right")
+            table.add_column(name, justify="right", no_wrap=True)
         score = f"{100 * t.score:.1f}%" if t.score is not None else "-"
+        elo, interval = ("-", "-") if est is None else est.text()[:-1].split(" (95%: ")
         row = [f"{state.played}/{state.total}", str(t.wins), str(t.draws), str(t.losses),
-               score, _elo_text(state), " ".join(map(str, t.pairs))]
-        if self.sprt is not None:
+               score, elo, interval, " ".join(map(str, t.pairs))]
+        if self.sprt is not None:  # its bounds are in the heading
             row.append(f"{state.llr:+.2f}" if state.llr is not None else "-")
         table.add_row(*row)
         return table
