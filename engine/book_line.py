@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .book_negamax import book_negamax
 from .booklink import BookLike
-from .geometry import CENTER_ORDER, SIZE
 from .position import Position
-from .scores import win_score
+from .pv import perfect_steps
 from .seam import Source
 from .solver import Solver
 
@@ -35,13 +35,6 @@ class BookAnswer:
     source: Source
 
 
-def _winning_move(pos: Position) -> int | None:
-    for c in CENTER_ORDER:
-        if pos.can_play(c) and pos.is_winning_move(c):
-            return c
-    return None
-
-
 def book_answer(pos: Position, book: BookLike, solver: Solver) -> BookAnswer | None:
     """The books' answer for ``pos``, or ``None`` if neither ``pos`` nor all of its
     children are in the books (a child where the opponent wins at once counts as known).
@@ -49,49 +42,33 @@ def book_answer(pos: Position, book: BookLike, solver: Solver) -> BookAnswer | N
     ``solver`` must use the same book (it finds the moves). Deterministic: the solver's
     single-thread search and the book give the same move for the same position.
     """
-    score = book.lookup(pos.current, pos.mask)
-    looked_up = score is not None  # a lookup answered: else the opponent wins at once
-    first: int | None = None
-    if score is None:
-        # every child known: the root is one ply above the books (11 discs: the database)
-        best: int | None = None
-        for c in CENTER_ORDER:
-            if not pos.can_play(c):
-                continue
-            child = pos.copy()
-            child.play(c)
-            if _winning_move(child) is not None:
-                s = win_score(child.ply)
-            else:
-                s = book.lookup(child.current, child.mask)
-                if s is None:
-                    return None
-                looked_up = True
-            if best is None or -s > best:
-                best, first = -s, c
-        if best is None:
-            return None
-        score = best
+    hits = 0
+
+    def lookup(current: int, mask: int) -> int | None:
+        nonlocal hits
+        score = book.lookup(current, mask)
+        hits += score is not None
+        return score
+
+    # the root, or every child (11 discs: one ply above the database)
+    known = book_negamax(pos.current, pos.mask, lookup, depth=1)
+    if known is None:
+        return None
+    score, first = known
     line: list[int] = []
-    nodes = 0
     p = pos.copy()
     if first is not None:
         line.append(first)
         p.play(first)
-    while len(line) < SIZE and not p.is_over:
-        win = _winning_move(p)
-        if win is not None:
-            line.append(win)
-            break
-        if book.lookup(p.current, p.mask) is None:
-            break
-        r = solver.solve(p)
-        nodes += r.nodes
-        if r.best_move < 0:
-            break
-        line.append(r.best_move)
-        p.play(r.best_move)
+
+    def in_books(q: Position) -> bool:
+        return book.lookup(q.current, q.mask) is not None
+
+    nodes = 0
+    for move, n in perfect_steps(p, solver, solve_if=in_books):
+        line.append(move)
+        nodes += n
     if not line:
         return None
     return BookAnswer(score, line[0], tuple(line), nodes,
-                      Source.BOOK if looked_up else Source.EXACT)
+                      Source.BOOK if hits else Source.EXACT)

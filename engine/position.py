@@ -64,6 +64,13 @@ def can_win_next(current: int, mask: int) -> bool:
     return bool(winning_squares(current, mask) & (mask + BOTTOM) & BOARD)
 
 
+def winning_move(current: int, mask: int) -> int | None:
+    """The most central column (0-based) where the side to move, whose discs are
+    ``current``, completes a four with its next disc, or ``None``."""
+    wins = winning_squares(current, mask) & (mask + BOTTOM) & BOARD
+    return next((c for c in CENTER_ORDER if wins & column_bits(c)), None) if wins else None
+
+
 def has_four(stones: int) -> bool:
     """Whether ``stones`` contain four in a row."""
     for shift in (1, H1, H1 - 1, H1 + 1):
@@ -264,9 +271,7 @@ class Position:
 
     def winning_move(self) -> int | None:
         """The most central column (0-based) that completes a four now, or ``None``."""
-        if not self.can_win_next():
-            return None
-        return next(c for c in CENTER_ORDER if self.is_winning_move(c))
+        return None if self.is_over else winning_move(self.current, self.mask)
 
     def threats(self, player: int) -> int:
         """Empty squares that would complete a four for ``player`` (bitboard)."""
