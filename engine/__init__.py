@@ -2,9 +2,10 @@
 
 This package knows nothing of the user interface. Its public API (docs/engine-api.md) is
 the position (:mod:`c4tui.engine.position`), the seam's types (:mod:`c4tui.engine.seam`:
-states, bands, scores, limits and the search records; no numba), the exact solver
-(:mod:`c4tui.engine.solver`), the analysis search with its controller
-(:mod:`c4tui.engine.search`) and MILTON's threat verdict (:mod:`c4tui.engine.verdict`).
+states, bands, scores, a search's limits and options, the search records, what a search
+offers a front end; no numba), the exact solver (:mod:`c4tui.engine.solver`), the analysis
+search's controller (:mod:`c4tui.engine.controller`) and MILTON's threat verdict
+(:mod:`c4tui.engine.verdict`).
 
 The board size is read once, here, from ``C4TUI_SIZE`` (:mod:`c4tui.engine.geometry`),
 before any kernel module is imported: numba's cache is kept per size.

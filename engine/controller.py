@@ -19,15 +19,12 @@ import threading
 import time
 from dataclasses import dataclass
 
-import numpy as np
-
 from . import analysis_kernel as K
-from .analysis_eval import EG_WORDS, INF, WIN
-from .analysis_tt import MOVE_BITS, MOVE_SHIFT, ZOBRIST, new_buckets, new_table, table_entries
+from .analysis_eval import INF, WIN
 from .book_line import book_answer
-from .booklink import BookLike, book_args
-from .geometry import CENTER_ORDER, H1, IS_DEFAULT, SIZE, WIDTH
-from .mem import address
+from .booklink import BookLike
+from .deepening import Deepening, fallback_move, report
+from .geometry import IS_DEFAULT, SIZE, WIDTH
 from .position import Position
 from .scores import win_score
 from .seam import (
@@ -50,8 +47,6 @@ from .solver import Solver, warmup_position
 
 __all__ = ["SearchController", "run_search"]
 
-#: Entries of the recognition table (MILTON's table 3), which survives between searches.
-REC_ENTRIES = 1 << 16
 #: The kernel's command word for each state of the steering.
 _CMD = {Run.GO: K.CMD_RUN, Run.PAUSE: K.CMD_PAUSE, Run.STOP: K.CMD_STOP}
 
@@ -79,20 +74,6 @@ class _Request:
         return empties if self.limits.depth is None else min(self.limits.depth, empties)
 
 
-@dataclass
-class _Iteration:
-    """What one driver (aspiration windows or MTD(f)) found in one iteration."""
-
-    value: int
-    alpha: int
-    beta: int
-    fail_highs: int = 0
-    fail_lows: int = 0
-    move: int = -1  #: -1: the PV table gave none
-    pv: tuple[int, ...] = ()
-    aborted: bool = False
-
-
 class SearchController:
     """Runs analysis searches in a worker thread; every method returns promptly.
 
@@ -100,9 +81,9 @@ class SearchController:
     allocates the tables and loads the book), so a UI may call it from its own thread.
     Commands that arrive while the worker prepares apply to the new search once it runs.
 
-    The controller owns the kernel buffers: the control array the kernel polls at every
-    node, the path and PV tables, tables 1 and 2 (cleared at each start) and table 3 (the
-    recognition table, kept between searches).
+    The kernel's buffers and the iterations' drivers are a :class:`Deepening`
+    (engine/deepening.py); the pause/step state a :class:`Steering`
+    (engine/search_state.py).
     """
 
     def __init__(self, nice: int = 0, book: BookLike | None = None) -> None:
@@ -112,16 +93,8 @@ class SearchController:
         self._nice = nice
         self._lock = threading.Lock()
         self._cond = threading.Condition(self._lock)
-        self._ctl = np.zeros(K.C_SIZE, dtype=np.int64)
-        self._st = np.zeros(K.S_SIZE, dtype=np.int64)
-        self._path = np.zeros(K.MAX_PLY * 4, dtype=np.int64)
-        self._pv = np.zeros(K.MAX_PLY * K.MAX_PLY, dtype=np.int64)
-        self._pvlen = np.zeros(K.MAX_PLY, dtype=np.int64)
-        self._kill = np.full(K.MAX_PLY * 2, -1, dtype=np.int64)
-        self._order = np.zeros(K.MAX_PLY * 8, dtype=np.int64)
-        self._eg = np.zeros(EG_WORDS, dtype=np.int64)
-        self._rec = new_table(REC_ENTRIES)
-        self._tt = np.zeros(4, dtype=np.uint64)  # tables 1 and 2, interleaved buckets
+        self._deep = Deepening()
+        self._ctl = self._deep.ctl  # the kernel's control words (the same array)
         self._thread: threading.Thread | None = None  # the worker, while it has work
         self._request: _Request | None = None  # the next search for the worker
         self._running = False  # the worker is preparing or running a search
@@ -147,7 +120,7 @@ class SearchController:
         self._timer: threading.Timer | None = None  # Limits.time
         self._listener: Listener | None = None
         self._books = book  # what the searches probe when their options use a book
-        self._book: BookLike | None = None  # this search's (kept alive: the kernel reads it)
+        self._book: BookLike | None = None  # this search's
         self._exact: Solver | None = None  # answers roots that are in the books
 
     # -------------------------------------------------------------- commands
@@ -324,13 +297,7 @@ class SearchController:
         with self._lock:
             if not self._state.active or not self._kernel_paused():
                 return ()
-            n = int(self._ctl[K.C_PATHLEN])
-            p = self._path
-            return tuple(
-                PathEntry(i, int(p[4 * i]), int(p[4 * i + 1]), int(p[4 * i + 2]),
-                          int(p[4 * i + 3]))
-                for i in range(min(n, K.MAX_PLY))
-            )
+            return self._deep.paused_path()
 
     @property
     def result(self) -> SearchResult | None:
@@ -455,47 +422,8 @@ class SearchController:
     def _prepare(self, req: _Request) -> None:
         """Tables, control words and book of a search (worker thread, without the lock:
         a large table takes seconds to allocate)."""
-        opts = req.opts
-        c = self._ctl
-        counts = c[K.C_NODES], c[K.C_PROBES], c[K.C_HITS]
-        if not req.cont:
-            entries = table_entries(opts.hash_mb)
-            if len(self._tt) != entries * 4:
-                self._tt = np.zeros(4, dtype=np.uint64)  # free the old tables first
-                self._tt = new_buckets(entries)
-            else:
-                self._tt.fill(0)
-            self._kill.fill(-1)
-        c.fill(0)
-        c[K.C_CMD] = K.CMD_PAUSE  # until the commands are applied
-        c[K.C_PAUSE_AT] = K.NEVER
-        if req.cont:  # counts run on across the continuation
-            c[K.C_NODES], c[K.C_PROBES], c[K.C_HITS] = counts
-        st = self._st
-        st[K.S_CTL] = address(c)
-        st[K.S_PATH] = address(self._path)
-        st[K.S_PV] = address(self._pv)
-        st[K.S_PVLEN] = address(self._pvlen)
-        st[K.S_T1] = address(self._tt)
-        st[K.S_T2] = address(self._tt) + 16
-        st[K.S_TMASK] = len(self._tt) // 4 - 1
-        st[K.S_REC] = address(self._rec)
-        st[K.S_RECMASK] = REC_ENTRIES - 1
-        st[K.S_KILL] = address(self._kill)
-        st[K.S_ORDER] = address(self._order)
-        st[K.S_EG] = address(self._eg)
-        st[K.S_FLAGS] = (
-            (K.F_PVS if opts.pvs else 0)
-            | (K.F_QUIES if opts.quiescence else 0)
-            | (K.F_EXT if opts.extensions else 0)
-            | (K.F_KILL if opts.killers else 0)
-            | (K.F_RECOG if opts.recognition else 0)
-            | (K.F_THREATS if opts.threat_ordering else 0)
-        )
-        st[K.S_EXACT] = 0
-        self._book = self._books if opts.use_book else None
-        args = book_args(self._book)
-        st[K.S_BOOK:K.S_BOOK + 4] = args
+        self._book = self._books if req.opts.use_book else None
+        self._deep.prepare(req.opts, req.cont, self._book)
 
     def _kernel_paused(self) -> bool:
         return (not self._setup and self._ctl[K.C_PAUSED] == 1
@@ -564,46 +492,6 @@ class SearchController:
                 return False
             return True
 
-    def _root(self, pos: Position, key: int, d2: int, alpha: int, beta: int) -> int:
-        return int(K.search_root(address(self._st), pos.current, pos.mask, key, pos.ply, d2,
-                                 alpha, beta))
-
-    def _pv_line(self) -> tuple[int, ...]:
-        n = int(self._pvlen[0])
-        return tuple(int(x) for x in self._pv[:n])
-
-    def _extend_pv(self, pos: Position, key: int, pv: tuple[int, ...],
-                   limit: int) -> tuple[int, ...]:
-        """The PV table's line, continued by the hash moves of tables 1 and 2 (a table
-        cutoff ends the PV table's line early; thesis 2.4, footnote 3)."""
-        p = pos.copy()
-        line = []
-        tt = self._tt
-        tmask = len(tt) // 4 - 1
-        for i in range(limit):
-            if p.is_over:
-                break
-            if i < len(pv):
-                mv = pv[i]
-            else:
-                mv = -1
-                idx = (key & tmask) * 4
-                for j in (idx, idx + 2):  # table 1, then table 2
-                    if int(tt[j]) == key:
-                        mv = ((int(tt[j + 1]) >> MOVE_SHIFT) & ((1 << MOVE_BITS) - 1)) - 1
-                        if mv >= 0:
-                            break
-            if mv < 0 or not p.can_play(mv):
-                break
-            key ^= int(ZOBRIST[(p.ply & 1) * 64 + mv * H1 + p.height(mv)])
-            p.play(mv)
-            line.append(mv)
-        return tuple(line)
-
-    def _abort_reason(self) -> SearchState:
-        aborted = self._ctl[K.C_ABORT] == K.ABORT_STOP
-        return SearchState.STOPPED if aborted else SearchState.NODE_LIMIT
-
     # ------------------------------------------------------------ the search (worker)
     def _answer_alone(self, gen: int, rep: IterationReport) -> None:
         """End search ``gen`` with one report and no iterations (a win at once, the
@@ -620,7 +508,7 @@ class SearchController:
         """A win at once needs no search: one exact report. False if there is none."""
         for c in pos.legal_moves():
             if pos.is_winning_move(c):
-                self._answer_alone(gen, _report(
+                self._answer_alone(gen, report(
                     1, -INF, INF, Score(win_score(pos.ply), Band.EXACT), c, (c,),
                     WIN - pos.ply - 1, source=Source.EXACT))
                 return True
@@ -637,64 +525,11 @@ class SearchController:
         if ans is None:
             return False
         dt = time.perf_counter() - t0
-        self._answer_alone(gen, _report(
+        self._answer_alone(gen, report(
             len(ans.pv), -INF, INF, Score(ans.score, Band.EXACT), ans.best_move, ans.pv,
             int(K.book_value(ans.score, pos.ply)), nodes=ans.nodes, elapsed=dt,
             total_nodes=ans.nodes, total_elapsed=dt, source=ans.source))
         return True
-
-    def _aspiration(self, pos: Position, key: int, d2: int, window: tuple[int, int]
-                    ) -> _Iteration:
-        """One iteration with MILTON's aspiration windows: a window missed once is
-        widened on its side, missed twice opened fully (the ID driver)."""
-        ctl = self._ctl
-        alpha, beta = window
-        it = _Iteration(0, alpha, beta)
-        repeated = False
-        while True:
-            v = self._root(pos, key, d2, alpha, beta)
-            if ctl[K.C_ABORT]:
-                it.aborted = True
-                break
-            if v <= alpha and alpha > -INF:
-                it.fail_lows += 1
-                alpha, beta = (-INF, INF) if repeated else (-INF, v + 2)
-                repeated = True
-                continue
-            if v >= beta and beta < INF:
-                it.fail_highs += 1
-                alpha, beta = (-INF, INF) if repeated else (v - 2, INF)
-                repeated = True
-                continue
-            break
-        it.value, it.alpha, it.beta = v, alpha, beta
-        if not it.aborted and self._pvlen[0] > 0:
-            it.move, it.pv = int(self._pv[0]), self._pv_line()
-        return it
-
-    def _mtdf(self, pos: Position, key: int, d2: int, guess: int) -> _Iteration:
-        """One iteration of MTD(f): null-window searches from ``guess`` until the bounds
-        meet."""
-        ctl = self._ctl
-        g = guess
-        lower, upper = -INF, INF
-        it = _Iteration(g, lower, upper)
-        while lower < upper:
-            b = g + 1 if g == lower else g
-            g = self._root(pos, key, d2, b - 1, b)
-            if ctl[K.C_ABORT]:
-                it.aborted = True
-                break
-            if g < b:
-                upper = g
-                it.fail_lows += 1
-            else:
-                lower = g
-                it.fail_highs += 1
-                if self._pvlen[0] > 0:
-                    it.move, it.pv = int(self._pv[0]), self._pv_line()
-        it.value, it.alpha, it.beta = g, lower, upper
-        return it
 
     def _search(self, req: _Request) -> None:
         """The iterative-deepening driver (worker thread)."""
@@ -705,7 +540,7 @@ class SearchController:
             return
         key = zobrist_key(pos)
         empties = SIZE - pos.ply
-        ctl = self._ctl
+        deep, ctl = self._deep, self._ctl
         reason = SearchState.DONE
         with self._lock:
             done = list(self._iterations) if req.cont else []
@@ -716,36 +551,35 @@ class SearchController:
                 if gen == self._gen:
                     self._depth = depth  # the iteration about to run (or paused before)
             if not self._between_iterations():
-                reason = self._abort_reason()
+                reason = deep.abort_reason()
                 break
             exact = depth >= empties
-            self._st[K.S_EXACT] = 1 if exact else 0
             n0, p0, h0 = int(ctl[K.C_NODES]), int(ctl[K.C_PROBES]), int(ctl[K.C_HITS])
             with self._lock:
                 t0 = self._active()
             if opts.mtdf:
-                it = self._mtdf(pos, key, 2 * depth, values.get(depth - 1, 0))
+                it = deep.mtdf(pos, key, depth, exact, values.get(depth - 1, 0))
             else:
                 window = (aspiration_window(values, depth, opts.window_parity)
                           if opts.aspiration else (-INF, INF))
-                it = self._aspiration(pos, key, 2 * depth, window)
+                it = deep.aspiration(pos, key, depth, exact, window)
             if it.aborted:
-                reason = self._abort_reason()
+                reason = deep.abort_reason()
                 break
             if it.move < 0:  # lost at once whatever we play, or nothing better known
-                it.move = best_move if best_move >= 0 else _fallback_move(pos)
+                it.move = best_move if best_move >= 0 else fallback_move(pos)
                 it.pv = (it.move,)
-            pv = self._extend_pv(pos, key, it.pv, max(depth, len(it.pv)))
+            pv = deep.extend_pv(pos, key, it.pv, max(depth, len(it.pv)))
             best_move = it.move
             values[depth] = it.value
             with self._lock:
                 el = self._active()
             nodes, probes = int(ctl[K.C_NODES]), int(ctl[K.C_PROBES]) - p0
-            rep = _report(depth, it.alpha, it.beta, Score(*classify(it.value, exact)),
+            rep = report(depth, it.alpha, it.beta, Score(*classify(it.value, exact)),
                           best_move, pv, it.value, fail_highs=it.fail_highs,
                           fail_lows=it.fail_lows, nodes=nodes - n0, elapsed=el - t0,
                           tt_probes=probes, tt_hits=int(ctl[K.C_HITS]) - h0,
-                          tt_fill=self._fill(), total_nodes=nodes, total_elapsed=el)
+                          tt_fill=deep.fill(), total_nodes=nodes, total_elapsed=el)
             if not self._publish(gen, rep):
                 return
         self._end(pos, gen, reason)
@@ -773,7 +607,8 @@ class SearchController:
                 res = SearchResult(last.best_move, last.score, last.band, last.pv,
                                    int(ctl[K.C_NODES]), last.depth, reason, last.value)
             else:
-                mv = int(self._pv[0]) if self._pvlen[0] > 0 else _fallback_move(pos)
+                mv = self._deep.pv_move()
+                mv = mv if mv >= 0 else fallback_move(pos)
                 res = SearchResult(mv, 0, Band.HEURISTIC, (mv,), int(ctl[K.C_NODES]), 0,
                                    reason, 0)
             self._finish(gen, reason, res)
@@ -795,43 +630,6 @@ class SearchController:
             self._timer.cancel()
             self._timer = None
         self._cond.notify_all()
-
-    def _fill(self) -> float:
-        # estimated from the first 16K buckets (addresses are hashed, so a fair sample),
-        # like chess engines' "hashfull": counting 16 MB after every iteration would cost
-        # more than a shallow iteration
-        sample = self._tt[: 4 * 16384]
-        return np.count_nonzero(sample[1::2]) / (len(sample) // 2)
-
-
-def _report(depth: int, alpha: int, beta: int, score: Score, best_move: int,
-            pv: tuple[int, ...], value: int, *, fail_highs: int = 0, fail_lows: int = 0,
-            nodes: int = 0, elapsed: float = 0.0, tt_probes: int = 0, tt_hits: int = 0,
-            tt_fill: float = 0.0, total_nodes: int = 0, total_elapsed: float = 0.0,
-            source: Source = Source.SEARCH) -> IterationReport:
-    """The one place an :class:`IterationReport` is built (an iteration, a win at once, a
-    root in the books): rates derived here."""
-    return IterationReport(
-        depth=depth, alpha=int(alpha), beta=int(beta), fail_highs=fail_highs,
-        fail_lows=fail_lows, score=score.value, band=score.band, best_move=best_move,
-        nodes=nodes, nps=int(nodes / elapsed) if elapsed > 0 else 0, tt_probes=tt_probes,
-        tt_hits=tt_hits, hit_rate=tt_hits / tt_probes if tt_probes else 0.0,
-        tt_fill=tt_fill, elapsed=elapsed, pv=pv, value=int(value), total_nodes=total_nodes,
-        total_elapsed=total_elapsed, source=source)
-
-
-def _fallback_move(pos: Position) -> int:
-    """A move when the search found none better: block an acute threat, else the centre."""
-    legal = pos.legal_moves()
-    q = pos.copy()
-    q.current ^= q.mask  # the opponent's view: where would they win?
-    for c in legal:
-        if q.is_winning_move(c):
-            return c
-    for c in CENTER_ORDER:
-        if c in legal:
-            return c
-    return legal[0]
 
 
 def run_search(pos: Position, limits: Limits, options: SearchOptions | None = None,
