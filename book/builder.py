@@ -21,7 +21,6 @@ import functools
 import os
 import signal
 import time
-from collections.abc import Callable
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,47 +40,14 @@ from rich.text import Text
 
 from .checkpoint import Checkpoint, CheckpointError, build_identity
 from .enumeration import enumerate_positions
-from .format import BookError, decode, encode, load, make_book, plies_mask, save
-
-SolverFactory = Callable[[int], object]
-
-
-def default_solver(hash_mb: int):
-    """The exact solver used by the builder: no book (the book is what we are building)."""
-    from c4tui.engine.solver import Solver
-
-    return Solver(hash_mb=hash_mb, book=None)
-
-
-def floor_solver(book_data: bytes, hash_mb: int):
-    """The builder's solver given a book of shallower positions (``--floor-book``, its
-    encoded bytes: a worker on another machine needs no copy of the file): each built
-    position's parents in that book give it a floor (see ``Solver.solve``). The book holds
-    no position with as many discs as the built ones, so it never answers one."""
-    from c4tui.engine.solver import Solver
-
-    return Solver(hash_mb=hash_mb, book=decode(book_data, "--floor-book"))
-
-
-def solve_moves(solver, moves: list[str]) -> tuple[list[int], int]:
-    """Exact scores of the positions given by their move sequences, and the nodes searched."""
-    from c4tui.engine.position import Position
-
-    scores = []
-    nodes = 0
-    for m in moves:
-        res = solver.solve(Position.from_moves(m), need_move=False)
-        scores.append(int(res.score))
-        nodes += int(res.nodes)
-    return scores, nodes
-
-
-class BuildError(RuntimeError):
-    """A build that cannot go on (bad checkpoint, failing worker); one-line message."""
-
-
-class SchedulerError(BuildError):
-    """The ``scheduler`` address is malformed or nothing answers there; one line."""
+from .format import BookError, encode, load, make_book, plies_mask, save
+from .unit import (
+    BuildError,
+    SolverFactory,
+    default_solver,
+    floor_solver,
+    solve_moves,
+)
 
 
 @dataclass

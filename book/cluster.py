@@ -32,7 +32,7 @@ from contextlib import contextmanager
 from distributed import Client, LocalCluster, WorkerPlugin, as_completed, get_worker
 from rich.console import Console
 
-from .builder import BuildError, SchedulerError, solve_moves
+from .unit import BuildError, SchedulerError, solve_moves
 
 #: Seconds to reach a ``--scheduler`` before giving up.
 CONNECT_TIMEOUT = 5.0

@@ -10,7 +10,8 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from . import options
+from . import book_check, options
+from .book_paths import book_path, default_out, sized
 from .books import prepare_books
 from .errors import FAILURE, bad_value, check_range, fail
 from .size import SIZE_OPTION, check_size
@@ -35,20 +36,8 @@ def _book_options(ctx: typer.Context, size: SIZE_OPTION = None) -> None:
         fail(f"book crosscheck: the books it compares are 7x6 only (this is {geometry.NAME})")
 
 
-def _sized(path: Path | None, what: str) -> Path | None:
-    """``path``, which must be given on another board than 7x6 (the shipped book is 7x6);
-    ``what``: the command (and option) named in the error."""
-    from c4tui.engine import geometry
-
-    if path is None and not geometry.IS_DEFAULT:
-        fail(f"book {what}: name a book file on {geometry.NAME} (the shipped book is 7x6)")
-    return path
-
-
 def register(app: typer.Typer) -> None:
     """Add the ``book`` command group to the CLI."""
-    from . import book_check  # noqa: F401  (verify and crosscheck join book_app)
-
     app.add_typer(book_app, name="book")
 
 
@@ -56,22 +45,6 @@ def _rows(rows: list[tuple[str, str]]) -> None:
     """Key-value lines, never wrapped (checksums stay on one line for scripts)."""
     for k, v in rows:
         _out.print(f"{k:<11} {v}", highlight=False, soft_wrap=True)
-
-
-def _default_out() -> Path:
-    import c4tui.book as pkg
-    from c4tui.book import DEFAULT_BOOK_NAME
-
-    return Path(pkg.__file__).resolve().parent / DEFAULT_BOOK_NAME
-
-
-def _book_path(path: Path | None, what: str = "info") -> Path:
-    if _sized(path, what) is not None:
-        return path
-    from c4tui.book import default_path
-
-    p = default_path()
-    return p if p is not None else _default_out()
 
 
 @book_app.command()
@@ -119,11 +92,12 @@ def build(
     ] = None,
 ) -> None:
     """Solve every position with PLIES discs (resumes from the checkpoint if there is one)."""
-    from c4tui.book.builder import BuildError, SchedulerError, build_book
+    from c4tui.book.builder import build_book
+    from c4tui.book.unit import BuildError, SchedulerError
     from c4tui.engine.geometry import SIZE
     from c4tui.engine.position import IllegalMoveError
 
-    out = _sized(out, "build --out") or _default_out()
+    out = sized(out, "build --out") or default_out()
     if not math.isfinite(every) or every < 0:  # nan compares false: it meant no checkpoint
         bad_value("--checkpoint-every", f"{every:g}", "not a number of seconds (0 or more)")
     check_range("--plies", plies, 0, SIZE)
@@ -193,7 +167,7 @@ def info(
         _books_in_use()
         return
 
-    p = _book_path(path)
+    p = book_path(path)
     ck_default = p.with_suffix(".c4ck")
     if path is None and not p.exists() and ck_default.exists():
         _out.print(f"{p.name} is not built yet; the build's checkpoint:", highlight=False)
@@ -319,7 +293,7 @@ def lookup(
         fail(f"lookup: {exc}")
     if path is not None and not path.is_file():
         fail(f"--book-file {path}: no such book file")
-    p = _book_path(path, "lookup --book-file")
+    p = book_path(path, "lookup --book-file")
     try:
         book = load(p)
     except BookError as exc:
@@ -333,3 +307,8 @@ def lookup(
         f"for {('White', 'Black')[pos.to_move]})",
         highlight=False,
     )
+
+
+# The checks live in their own module; they join the group after its own commands.
+book_app.command()(book_check.verify)
+book_app.command()(book_check.crosscheck)

@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
 from . import options
-from .book import _book_path, book_app
+from .book_paths import book_path
 from .errors import FAILURE, bad_value, fail
 
 _out = Console(soft_wrap=True, highlight=False)
@@ -32,7 +32,7 @@ def _entries(path: Path | None):
     from c4tui.book.enumeration import enumerate_positions
     from c4tui.book.format import NO_SCORE
 
-    p = _book_path(path, "verify")
+    p = book_path(path, "verify")
     if path is None and not p.exists() and p.with_suffix(".c4ck").exists():
         p = p.with_suffix(".c4ck")
     try:
@@ -65,7 +65,6 @@ def _progress() -> Progress:
                     TimeRemainingColumn(), console=_err, transient=True)
 
 
-@book_app.command()
 def verify(
     path: Annotated[
         Path | None, typer.Argument(help="Book or checkpoint (default: the shipped book).")
@@ -106,7 +105,6 @@ def verify(
         raise typer.Exit(FAILURE)
 
 
-@book_app.command()
 def crosscheck(
     path: Annotated[
         Path | None, typer.Argument(help="Our book or checkpoint (default: the shipped book).")
