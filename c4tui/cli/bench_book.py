@@ -15,6 +15,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
+from .bench_sets import load_set
 from .errors import fail
 from .options import given
 
@@ -49,7 +50,7 @@ def _positions(directory: Path, max_ply: int) -> list[tuple[str, int, list[int |
 
 
 def bench_book(console: Console, book_arg: str, sets: list[str], count: int,
-               hash_mb: int | None, threads: int, directory: Path, load_set) -> None:
+               hash_mb: int | None, threads: int, directory: Path) -> None:
     """Solve the sets' positions within the book's plies with and without the book."""
     from c4tui.engine.position import Position
     from c4tui.engine.solver import Solver

@@ -19,6 +19,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
+from .bench_sets import read_text
 from .books import prepare_books
 from .errors import FAILURE, fail
 from .peers import BitBullyAnalysis, optional_peer
@@ -40,8 +41,6 @@ def positions_file() -> Path:
 
 def read_rows(path: Path) -> list[tuple[str, list[int | None]]]:
     """``(moves, column scores)`` of a positions file (``<moves> <score> <s1..s7>``)."""
-    from .bench import read_text
-
     text = read_text(path)
     rows = []
     for n, line in enumerate(text.splitlines(), 1):

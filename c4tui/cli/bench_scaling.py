@@ -19,6 +19,7 @@ from rich.table import Table
 
 from c4tui.engine.seam import MAX_THREADS, usable_cores
 
+from .bench_sets import read_set
 from .errors import fail
 
 
@@ -103,8 +104,6 @@ def _threads(run: Run) -> str:
 def load_positions(spec: str, directory: Path, count: int) -> list[tuple[str, int | None]]:
     """``count`` positions from a Pons set name in ``directory`` or a file of
     ``<moves> [score]`` lines."""
-    from .bench import read_set
-
     path = Path(spec)
     if not path.exists():
         path = directory / spec
