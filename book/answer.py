@@ -14,8 +14,9 @@ wrong in one line and goes on without it.
 
 from __future__ import annotations
 
-from c4tui.engine.geometry import BOARD, BOTTOM, IS_DEFAULT, SIZE, WIDTH, column_bits, win_score
-from c4tui.engine.position import Position, winning_squares
+from c4tui.engine.book_negamax import book_negamax
+from c4tui.engine.geometry import IS_DEFAULT, SIZE, WIDTH, win_score
+from c4tui.engine.position import Position
 
 from . import db12
 from .format import Book, BookError, load
@@ -73,42 +74,30 @@ class BookReader:
         books = self._books(pos.ply + 1)
         if not books:
             return None
-        cur, mask, ply = pos.current, pos.mask, pos.ply
-        wins = winning_squares(cur, mask)
-        playable = (mask + BOTTOM) & BOARD
         out: list[int | None] = []
         for col in range(WIDTH):
-            move = playable & column_bits(col)
-            if not move:
+            if not pos.can_play(col):
                 out.append(None)
-            elif move & wins:
-                out.append(win_score(ply))
+            elif pos.is_winning_move(col):
+                out.append(win_score(pos.ply))
             else:
-                v = self._value(cur ^ mask, mask | move, ply + 1, books)
+                child = pos.copy()
+                child.play(col)
+                v = self._value(child.current, child.mask, child.ply, books)
                 if v is None:
                     return None
                 out.append(-v)
         return tuple(out)
 
     def _value(self, cur: int, mask: int, ply: int, books: list[Book]) -> int | None:
-        """Negamax over the books: the exact score of (``cur``, ``mask``), or ``None``."""
+        """Negamax over the books (at most :data:`MAX_GAP` plies down): the exact score of
+        (``cur``, ``mask``), or ``None``."""
         if not books or ply >= SIZE:
             return None
-        playable = (mask + BOTTOM) & BOARD
-        if winning_squares(cur, mask) & playable:
-            return win_score(ply)  # the books leave out positions won at once
-        for book in books:
-            if book.plies >> ply & 1:
-                return book.lookup(cur, mask)
-        if not any(book.plies >> p & 1 for book in books
-                   for p in range(ply + 1, min(ply + MAX_GAP, SIZE) + 1)):
-            return None
-        best: int | None = None
-        for col in range(WIDTH):
-            move = playable & column_bits(col)
-            if move:
-                v = self._value(cur ^ mask, mask | move, ply + 1, books)
-                if v is None:
-                    return None
-                best = -v if best is None else max(best, -v)
-        return best
+
+        def lookup(current: int, m: int) -> int | None:
+            n = bin(m).count("1")  # a book answers for its own disc counts only
+            return next((b.lookup(current, m) for b in books if b.plies >> n & 1), None)
+
+        known = book_negamax(cur, mask, lookup, MAX_GAP)
+        return None if known is None else known[0]

@@ -15,9 +15,11 @@ import random
 from dataclasses import dataclass, field
 
 import numpy as np
+from c4tui.engine.book_negamax import book_negamax
 from c4tui.engine.geometry import H1, HEIGHT, WIDTH
-from c4tui.engine.scores import win_score
+from c4tui.engine.position import Position
 
+from .format import Book
 from .keys import key_to_words
 
 
@@ -98,27 +100,20 @@ def resolve_db12(db, indices, solve, progress=None, max_mismatches: int = 20) ->
     return res
 
 
-def minimax_value(pos, db, depth_left: int) -> int:
-    """Exact score of ``pos`` by minimax down to the database's 12 discs.
+def minimax_value(pos: Position, db: Book, depth_left: int) -> int:
+    """Exact score of ``pos`` by negamax (:func:`~c4tui.engine.book_negamax.book_negamax`)
+    down to the database's discs, ``depth_left`` plies below; ``LookupError`` if a position
+    it needs is not in the database (which leaves out exactly those won at once)."""
+    bottom = pos.ply + depth_left
 
-    A side that can win at once scores that win; a 12-disc position is looked up (the
-    database leaves out exactly the positions with a win at once).
-    """
-    for c in range(WIDTH):
-        if pos.can_play(c) and pos.is_winning_move(c):
-            return win_score(pos.ply)
-    if depth_left == 0:
-        s = db.get(pos)
-        if s is None:
-            raise LookupError(f"{pos.digits()}: not in the 12-ply database")
-        return s
-    best = -100
-    for c in range(WIDTH):
-        if pos.can_play(c):
-            child = pos.copy()
-            child.play(c)
-            best = max(best, -minimax_value(child, db, depth_left - 1))
-    return best
+    def lookup(current: int, mask: int) -> int | None:
+        return db.lookup(current, mask) if bin(mask).count("1") == bottom else None
+
+    known = book_negamax(pos.current, pos.mask, lookup, depth_left)
+    if known is None:
+        raise LookupError(f"{pos.digits()}: a position {depth_left} plies below is not in "
+                          "the 12-ply database")
+    return known[0]
 
 
 def minimax_book(book_keys, book_scores, db, indices, progress=None,

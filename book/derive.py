@@ -12,14 +12,11 @@ and any position with up to 9 discs is then answered by a single probe.
 from __future__ import annotations
 
 import numpy as np
-from c4tui.engine.geometry import BOARD, BOTTOM, SIZE, WIDTH, column_bits, win_score
-from c4tui.engine.position import winning_squares
+from c4tui.engine.book_negamax import book_negamax
 
 from .enumeration import enumerate_positions
 from .format import Book, BookError, make_book, plies_mask
 from .keys import canonical_key
-
-_COLUMNS = [column_bits(c) for c in range(WIDTH)]
 
 
 def derive(book: Book, down_to: int, root: str = "") -> Book:
@@ -49,28 +46,16 @@ def derive(book: Book, down_to: int, root: str = "") -> Book:
 
 
 def _negamax_step(key: int, ply: int, known: dict[int, int]) -> int:
+    """The score of the position with key ``key`` (``ply`` discs) from its children's."""
     from .keys import key_to_words
 
     current, mask = key_to_words(key)
-    playable = (mask + BOTTOM) & BOARD
-    best = -SIZE
-    for c in range(WIDTH):
-        move = playable & _COLUMNS[c]
-        if not move:
-            continue
-        # book positions have no winning move, so the child is not won
-        child_cur, child_mask = current ^ mask, mask | move
-        if ply + 1 == SIZE:
-            value = 0
-        elif winning_squares(child_cur, child_mask) & (child_mask + BOTTOM) & BOARD:
-            value = -win_score(ply + 1)  # the opponent wins at once
-        else:
-            s = known.get(canonical_key(child_cur + child_mask))
-            if s is None:
-                raise BookError(
-                    f"cannot derive ply {ply}: a position with {ply + 1} discs is missing "
-                    "(unfinished book?)"
-                )
-            value = -s
-        best = max(best, value)
-    return best
+
+    def lookup(cur: int, m: int) -> int | None:  # the children (the position is not known)
+        return known.get(canonical_key(cur + m)) if m != mask else None
+
+    value = book_negamax(current, mask, lookup, depth=1)
+    if value is None:
+        raise BookError(f"cannot derive ply {ply}: a position with {ply + 1} discs is "
+                        "missing (unfinished book?)")
+    return value[0]
