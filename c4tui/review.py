@@ -27,8 +27,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from c4tui.engine.position import PLAYER_NAMES, Position, square_name
-from c4tui.engine.scores import moves_to_end, win_score
+from c4tui.engine.position import Position, square_name
+from c4tui.engine.scores import result_words, win_score
+from c4tui.gamefile.movetext import move_number
 
 BLUNDER = "??"
 MISTAKE = "?"
@@ -94,7 +95,7 @@ class MoveReview:
     @property
     def number(self) -> str:
         """``12.`` for White's move, ``12...`` for Black's."""
-        return f"{self.ply // 2 + 1}{'.' if self.ply % 2 == 0 else '...'}"
+        return move_number(self.ply)
 
     def square(self, column: int | None = None) -> str:
         """Where a disc in ``column`` (default: the played one) lands: ``d2``."""
@@ -219,14 +220,3 @@ def game_positions(moves: Sequence[int]) -> list[Position]:
         nxt.play(col)
         out.append(nxt)
     return out
-
-
-def result_words(score: int, ply: int) -> str:
-    """A score for the side to move at ``ply`` as a result: ``White wins in 5`` (the
-    winner's own moves still to play, the winning one included), ``draw``, or ``White has
-    won`` (the position after a four)."""
-    if score == 0:
-        return "draw"
-    side = ply % 2 if score > 0 else 1 - ply % 2
-    n = moves_to_end(score, ply)
-    return f"{PLAYER_NAMES[side]} wins in {n}" if n else f"{PLAYER_NAMES[side]} has won"

@@ -1,4 +1,4 @@
-"""The score convention of the perfect solvers, and its plain-language reading.
+"""The score convention of the perfect solvers, and its reading in words.
 
 0 is a draw; a positive score means the side to move wins. Pascal Pons's convention, as in
 his solver, Steininger's c4 and their test sets of every size: a win with the disc played
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from .geometry import win_ply as win_ply
 from .geometry import win_score as win_score
+from .position import PLAYER_NAMES
 
 FULL_COLUMN = -1000  #: the reference solver's marker for a column that cannot be played
 
@@ -33,14 +34,12 @@ def score_for_moves(moves: int, ply: int) -> int:
     return -win_score(ply + 1 + 2 * (-moves - 1))
 
 
-def describe(score: int | None, ply: int) -> str:
-    """``"win in 3"`` / ``"draw"`` / ``"loss in 5"`` for the side to move at ``ply``.
-
-    "in N" counts the winner's own moves, the winning one included.
-    """
-    if score is None:
-        return "-"
+def result_words(score: int, ply: int) -> str:
+    """An exact score for the side to move at ``ply`` as a result in words, the one
+    wording of every front end: ``White wins in 5`` (the winner's own moves still to
+    play, the winning one included), ``draw``, or ``White has won`` (after a four)."""
     if score == 0:
         return "draw"
+    side = ply % 2 if score > 0 else 1 - ply % 2
     n = moves_to_end(score, ply)
-    return f"win in {n}" if score > 0 else f"loss in {n}"
+    return f"{PLAYER_NAMES[side]} wins in {n}" if n else f"{PLAYER_NAMES[side]} has won"

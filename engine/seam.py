@@ -27,7 +27,7 @@ from typing import Protocol
 
 from .geometry import MAX_SCORE, SIZE
 from .position import PLAYER_NAMES, Position
-from .scores import moves_to_end
+from .scores import moves_to_end, result_words
 
 # ------------------------------------------------------------------ limits
 
@@ -252,16 +252,14 @@ class Score:
         return self.short(ply)
 
     def words(self, pos: Position) -> str:
-        """``White wins in 3``, ``draw with best play``, ``Black expected to win (eval +475)``."""
+        """``White wins in 3``, ``draw`` (proven: :func:`~.scores.result_words`, the one
+        wording), ``Black expected to win (eval +475)``."""
         if self.band is Band.HEURISTIC:
             if self.value == 0:
                 return "draw expected (eval 0)"
             side = pos.to_move if self.value > 0 else 1 - pos.to_move
             return f"{PLAYER_NAMES[side]} expected to win (eval {self.value:+d})"
-        if self.value == 0:
-            return "draw with best play"
-        side = pos.to_move if self.value > 0 else 1 - pos.to_move
-        text = f"{PLAYER_NAMES[side]} wins in {moves_to_end(self.value, pos.ply)}"
+        text = result_words(self.value, pos.ply)
         return text + " (recognized)" if self.band is Band.RECOGNIZED else text
 
     def white_view(self, pos: Position) -> float:

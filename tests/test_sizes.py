@@ -132,7 +132,7 @@ def test_odd_area_scores_are_the_fields() -> None:
     Pons's solver and Steininger's c4 (``(W*H + 1 - n) // 2`` for a win with the disc played
     on n discs). On 5x5 against the brute force in Pons's convention: the solver and each
     column's score, `c4tui solve -a`, and the "win in N" / "loss in N" of
-    `c4tui analyze` and of ``scores.describe``."""
+    `c4tui analyze` and of ``scores.result_words``."""
     w, h = parse_size(ODD_AREA)
     area = w * h
     score = solver(w, h)
@@ -147,7 +147,7 @@ def test_odd_area_scores_are_the_fields() -> None:
     second = [i for i, (m, s) in enumerate(zip(cases, wants, strict=True))
               if s and (s > 0) == (len(m) % 2 == 1)]  # won by the second player
     assert len(second) >= 6, "no case where the conventions differ"
-    # the command line: a second player's win, to move (win in N) and not (loss in N)
+    # the command line: a second player's win, to move and not (Black wins in N)
     for i in (next(i for i in second if len(cases[i]) == 15),
               next(i for i in second if len(cases[i]) == 14)):
         moves, want = _digits(cases[i]), wants[i]
@@ -160,16 +160,15 @@ def test_odd_area_scores_are_the_fields() -> None:
                               moves], capture_output=True, text=True, timeout=900)
         assert out.returncode == 0, out.stderr
         n = _pons_moves(want, len(cases[i]), area)
-        words = f"{'win' if want > 0 else 'loss'} in {n}"
-        assert f", {words}, band exact" in out.stdout, (moves, want, out.stdout)
+        assert f", Black wins in {n}, band exact" in out.stdout, (moves, want, out.stdout)
     help_text = subprocess.run([sys.executable, "-m", "c4tui", "solve", "--help"],
                                capture_output=True, text=True, timeout=120,
                                env={**os.environ, "COLUMNS": "200"}).stdout
     assert "floor((W*H + 1 - n) / 2)" in " ".join(help_text.split()), help_text
     # the words, and the score back from the moves (an external engine's "mate K")
-    code = ("from c4tui.engine.scores import describe, moves_to_end, score_for_moves\n"
+    code = ("from c4tui.engine.scores import moves_to_end, result_words, score_for_moves\n"
             "import json, sys\n"
-            "print(json.dumps([(describe(s, p), score_for_moves(moves_to_end(s, p) * "
+            "print(json.dumps([(result_words(s, p), score_for_moves(moves_to_end(s, p) * "
             "(1 if s > 0 else -1), p)) for s, p in json.load(sys.stdin)]))\n")
     pairs = [(s, p) for p in range(area) for s in range(-(area // 2), area // 2 + 1)
              if s and any(n % 2 == (p % 2 if s > 0 else 1 - p % 2)
@@ -179,7 +178,8 @@ def test_odd_area_scores_are_the_fields() -> None:
                          text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     for (s, p), (text, back) in zip(pairs, json.loads(out.stdout), strict=True):
-        assert text == f"{'win' if s > 0 else 'loss'} in {_pons_moves(s, p, area)}", (s, p)
+        winner = ("White", "Black")[p % 2 if s > 0 else 1 - p % 2]
+        assert text == f"{winner} wins in {_pons_moves(s, p, area)}", (s, p)
         assert back == s, (s, p)
 
 

@@ -65,9 +65,9 @@ def _iteration_json(rep) -> dict:
 
 
 def _score_text(score: int, band: str, ply: int) -> str:
-    from c4tui.engine.scores import describe
+    from c4tui.engine.scores import result_words
 
-    return f"{score:+d}" if band == "heuristic" else describe(score, ply)
+    return f"{score:+d}" if band == "heuristic" else result_words(score, ply)
 
 
 def _table(pos, snap):

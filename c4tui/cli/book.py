@@ -285,7 +285,7 @@ def lookup(
     """Print the book's exact score of a position (exit code 2 if it is not in the book)."""
     from c4tui.book import BookError, load
     from c4tui.engine.position import IllegalMoveError, Position
-    from c4tui.engine.scores import describe
+    from c4tui.engine.scores import result_words
 
     try:
         pos = Position.parse(moves)
@@ -303,8 +303,7 @@ def lookup(
         _out.print(f"{pos.digits() or '(empty board)'}: not in {p.name}", highlight=False)
         raise typer.Exit(2)
     _out.print(
-        f"{pos.digits() or '(empty board)'}: {score:+d} ({describe(score, pos.ply)} "
-        f"for {('White', 'Black')[pos.to_move]})",
+        f"{pos.digits() or '(empty board)'}: {score:+d} ({result_words(score, pos.ply)})",
         highlight=False,
     )
 

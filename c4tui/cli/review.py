@@ -105,8 +105,8 @@ SUMMARY_MARKS = (("??", "blunder"), ("?", "mistake"), ("!", "only move"))
 def review_text(result, headers: dict[str, str]) -> str:
     """The report: one line per move, the summary per side, the results."""
     from c4tui.engine.position import PLAYER_NAMES, Position
+    from c4tui.engine.scores import result_words
     from c4tui.gamefile import result_of
-    from c4tui.review import result_words
 
     lines = []
     players = [headers.get(k, "") for k in ("White", "Black")]
@@ -143,9 +143,8 @@ def review_text(result, headers: dict[str, str]) -> str:
 def review_json(result, headers: dict[str, str]) -> dict:
     """The review as plain JSON values (columns 1-7, like ``c4tui solve``)."""
     from c4tui.engine.position import PLAYER_NAMES, Position
-    from c4tui.engine.scores import FULL_COLUMN
+    from c4tui.engine.scores import FULL_COLUMN, result_words
     from c4tui.gamefile import result_of
-    from c4tui.review import result_words
 
     final = Position.from_moves([c + 1 for c in result.moves])
     return {
