@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from c4tui.engine.position import Position
 from c4tui.engine.seam import Limits
-from pilot_util import LOAD_TIMEOUT, engine_ready, sync, wait_for
+from pilot_util import LOAD_TIMEOUT, engine_ready, sync, until, wait_for
 
 from c4tui.app import C4App, SearchSettings
 
@@ -36,7 +36,8 @@ async def test_exact_values_and_verdict():
             and e.best is not None,
             60, "exact values",
         )
-        await pilot.pause(0.3)
+        await until(pilot, lambda: "Black wins in 1" in str(app.query_one("#analysis").render()),
+                    "the win in the analysis")
         exact = app.bridge.view(app.position).exact
         assert exact.scores[win_col] == max(s for s in exact.scores if s is not None)
         board = str(app.query_one("#board").render())
@@ -46,7 +47,8 @@ async def test_exact_values_and_verdict():
         await pilot.press("t")
         await wait_for(pilot, lambda: app.bridge.view(app.position).verdict is not None, 10,
                        "the threat-fill verdict")
-        await pilot.pause(0.3)
+        await until(pilot, lambda: "acute" in str(app.query_one("#threat-info").render()),
+                    "the verdict on the screen")
         info = str(app.query_one("#threat-info").render())
         assert "no new threats → Black wins: acute" in info
 
@@ -111,8 +113,8 @@ async def test_node_limit_and_live_updates():
         s = snap(app)
         assert 30_000 <= s.nodes < 40_000
         assert s.iterations and s.best_move in app.position.legal_moves()
-        await pilot.pause(0.5)
-        assert "node limit reached" in str(app.query_one("#status").render())
+        await until(pilot, lambda: "node limit reached" in str(app.query_one("#status").render()),
+                    "the status line's node limit")
         verdict = str(app.query_one("#analysis").render())
         assert "ahead" in verdict or "level" in verdict or "wins" in verdict
         # a new position starts a new search automatically
@@ -145,7 +147,7 @@ async def test_step_after_the_node_limit_goes_one_iteration_deeper():
         await pilot.pause()
         rows = str(app.query_one("#log").render()).splitlines()
         assert rows[-1].split()[:2] == [str(done + 2), "paused"]  # the next depth
-        await pilot.pause(0.6)
+        await pilot.pause(0.6)  # a window for an iteration that must not come: not a wait
         assert len(snap(app).iterations) == done + 1  # and it stays paused
 
 
@@ -188,7 +190,8 @@ async def test_an_answer_without_a_book_is_not_called_books():
         await wait_for(pilot, lambda: (s := snap(app)) is not None and s.result is not None,
                        60, "the answer")
         app.show()
-        await pilot.pause(0.3)
+        await until(pilot, lambda: "exact best e" in str(app.query_one("#analysis").render()),
+                    "the answer on the screen")
         analysis = str(app.query_one("#analysis").render())
         status = str(app.query_one("#status").render())
         assert "exact best e" in analysis and "book" not in analysis, analysis
