@@ -10,7 +10,7 @@ import random
 import pytest
 from c4tui.engine.position import Position
 from c4tui.engine.solver import Solver
-from pilot_util import sync
+from pilot_util import sync, until
 from test_app_engine import LOAD_TIMEOUT, engine_ready, wait_for
 
 from c4tui.app import C4App, SearchSettings
@@ -133,7 +133,8 @@ async def test_perfect_play_hints_and_take_back():
         await wait_for(pilot, replies(app, len(MIDGAME) + 1), 60, "the engine's move")
         col = app.model.line[-1]
         assert col in best_moves(exact_scores(pos))
-        await pilot.pause(0.3)
+        await until(pilot, lambda: "your move (Black)" in str(app.query_one("#status").render()),
+                    "the user's turn on the status line")
         status = str(app.query_one("#status").render())
         assert "engine played" in status and "your move (Black)" in status
         board = app.query_one("#board", BoardView)
@@ -184,14 +185,16 @@ async def test_node_budget_dialog_and_cancel():
         reply = app._play_last
         assert reply is not None and 0 < reply.nodes <= 2000
         assert app.model.line[-1] in Position.from_moves("445").legal_moves()
-        await pilot.pause(0.3)
+        await until(pilot, lambda: f"({human_count(reply.nodes)} nodes)"
+                    in str(app.query_one("#status").render()), "the reply's nodes shown")
         status = str(app.query_one("#status").render())
         assert f"({human_count(reply.nodes)} nodes)" in status and "2k nodes" not in status
 
         # a budget that takes far longer than the test: leaving the mode cancels it
         app.start_play(PlaySettings(side=1, nodes=10**9))
         await pilot.press("3")
-        await pilot.pause(0.3)
+        await until(pilot, lambda: "engine thinking…" in str(app.query_one("#status").render()),
+                    "engine thinking… on the status line")
         assert app.bridge.player.thinking()
         assert "engine thinking…" in str(app.query_one("#status").render())
         plies = len(app.model.line)
@@ -201,14 +204,13 @@ async def test_node_budget_dialog_and_cancel():
         assert app.play is None and not app.bridge.player.thinking() and app.hints
         search = app.bridge.player._search
         await wait_for(pilot, lambda: not search.state.active, 5, "the search to stop")
-        await pilot.pause(0.3)
+        await pilot.pause(0.3)  # a window for a late move that must not come: not a wait
         assert len(app.model.line) == plies  # no late move
 
         # Black to move: the engine starts at once; take-back mid-think removes the
         # user's move only, and cancels
         app.start_play(PlaySettings(side=1, nodes=10**9))
-        await pilot.pause(0.3)
-        assert app.bridge.player.thinking()
+        await until(pilot, app.bridge.player.thinking, "the engine to think")
         await pilot.press("backspace")
         assert len(app.model.line) == plies - 1 and not app.bridge.player.thinking()
         await wait_for(pilot, lambda: not search.state.active, 5, "the search to stop")
