@@ -367,11 +367,9 @@ def test_an_engine_that_does_not_answer_stop_is_killed(tmp_path):
     ("/no/such/engine --x", "'/no/such/engine' is not a command that can be run"),
 ])
 def test_the_engine_option_says_what_is_wrong(text, says, capsys):
-    import typer
-
     from c4tui.cli.open import external_command
 
-    with pytest.raises(typer.Exit):
+    with pytest.raises(SystemExit):
         external_command(text)
     assert says in capsys.readouterr().err
 

@@ -37,16 +37,13 @@ from pathlib import Path
 import pytest
 from waiting import wait_until
 
-import c4tui.cli  # noqa: F401  (first: importing c4tui.serve alone is a circular import)
-from c4tui.serve import (
+from c4tui.serve import app_argv, app_command, make_server
+from c4tui.serve_guards import (
     TOKEN_ENV,
     HostCheck,
-    app_argv,
-    app_command,
     check_token,
     clamp_size,
     is_local,
-    make_server,
     origin_ok,
     scrub_token,
 )

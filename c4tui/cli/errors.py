@@ -15,16 +15,17 @@ from __future__ import annotations
 import sys
 from typing import NoReturn
 
-import typer
-
 USAGE = 2
 FAILURE = 1
 
 
 def fail(message: str, code: int = USAGE) -> NoReturn:
-    """Print ``c4tui: <message>`` on stderr and exit with ``code``."""
+    """Print ``c4tui: <message>`` on stderr and exit with ``code``: the CLI's one way to
+    stop with an error, in a command as well as before any runs (``--size`` is read
+    before the commands are imported, and ``main`` checks the environment first), hence
+    ``SystemExit`` rather than the parser's own exit."""
     print(f"c4tui: {message}", file=sys.stderr, flush=True)
-    raise typer.Exit(code)
+    raise SystemExit(code)
 
 
 def bad_value(option: str, value: object, reason: str) -> NoReturn:

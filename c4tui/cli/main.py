@@ -15,12 +15,13 @@ from typing import Annotated
 import typer
 
 from c4tui import __version__
-from c4tui import serve as serve_command
 from c4tui.engine.seam import default_threads
-from c4tui.ugi import command as engine_command
 
 from . import analyze, bench, book, games, match, review, selfplay, solve
+from . import engine as engine_command
 from . import open as open_command
+from . import serve as serve_command
+from .errors import FAILURE, fail
 from .helptext import tidy_help
 from .size import apply_size_argument
 
@@ -31,9 +32,7 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
-# One module per command, in the order of `c4tui --help`. Commands of other parts of
-# c4tui (the UGI engine's `c4tui engine` and `c4tui serve`) register here the same way:
-# a module with `register(app)`, added to this tuple.
+# One module per command, in the order of `c4tui --help`, each with `register(app)`.
 COMMANDS = (open_command, games, solve, analyze, review, selfplay, match, bench, book,
             engine_command, serve_command)
 
@@ -74,21 +73,21 @@ def main(argv: list[str] | None = None) -> None:
     try:
         default_threads()  # a bad C4TUI_THREADS is refused once, before any command runs
     except ValueError as exc:
-        _exit(str(exc), 2)
+        fail(str(exc))
     if not args or (args[0] not in _command_names()
                     and args[0] not in ("-h", "--help", "-V", "--version")):
         args = ["open", *args]
     try:
         code = app(args=args, prog_name="c4tui", standalone_mode=False)
     except typer.Abort:  # Ctrl-C or end of input at a prompt of the parser's
-        _exit("aborted", 1)
+        fail("aborted", FAILURE)
     except typer.TyperException as exc:
         # The parser's own errors (an unknown option, a value of the wrong type) in the
         # one-line form of every other error, not Typer's boxed panel under a usage line.
         code = getattr(exc, "exit_code", 2)
         bad = _bad_value(exc, args)
         if bad is not None:  # as every other bad value says it (cli/errors.py)
-            _exit(bad, code)
+            fail(bad, code)
         fmt = getattr(exc, "format_message", None)
         message = (fmt() if fmt is not None else str(exc)).rstrip(".")
         if not message:  # a group run without its command: the parser printed its help
@@ -96,7 +95,7 @@ def main(argv: list[str] | None = None) -> None:
         ctx = getattr(exc, "ctx", None)
         if ctx is not None:
             message += f" (see '{ctx.command_path} -h')"
-        _exit(message, code)
+        fail(message, code)
     sys.exit(code if isinstance(code, int) else 0)
 
 
@@ -119,7 +118,3 @@ def _bad_value(exc: Exception, args: list[str]) -> str | None:
         return None
     return f"{max(opts, key=len)} {value!r}: not {reason[1]}"  # --threads rather than -t
 
-
-def _exit(message: str, code: int) -> None:
-    print(f"c4tui: {message}", file=sys.stderr, flush=True)
-    sys.exit(code)

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Annotated, NoReturn
+from typing import Annotated
 
 import typer
+
+from .errors import fail
 
 SIZE_HELP = ("Board size, columns x rows (default 7x6): W and H at least 4, (H + 1) x W at "
              "most 64. The opening books exist for 7x6 only.")
@@ -54,16 +56,11 @@ def apply_size_argument(args: list[str]) -> list[str]:
         asked = geometry.parse_size(value) if value is not None else None
     except ValueError as exc:  # geometry.BoardSizeError (a bad --size or C4TUI_SIZE)
         where = "--size" if value is not None else "C4TUI_SIZE"
-        _exit(f"{where}: {exc}")
+        fail(f"{where}: {exc}")
     if asked is not None and asked != (geometry.WIDTH, geometry.HEIGHT):
-        _exit(f"--size {value}: this process already runs {geometry.NAME} (the size is set "
+        fail(f"--size {value}: this process already runs {geometry.NAME} (the size is set "
               "once, before the engine starts)")
     return _without_size(args)
-
-
-def _exit(message: str) -> NoReturn:
-    print(f"c4tui: {message}", file=sys.stderr, flush=True)
-    raise SystemExit(2)
 
 
 def _without_size(args: list[str]) -> list[str]:
@@ -88,8 +85,6 @@ def check_size(text: str | None, command: str) -> None:
     if text is None:
         return
     from c4tui.engine import geometry
-
-    from .errors import fail
 
     try:
         size = geometry.parse_size(text)

@@ -16,8 +16,7 @@ from fuzzkit import count, fuzz
 from hypothesis import given
 from hypothesis import strategies as st
 
-import c4tui.cli  # noqa: F401  (first: c4tui.serve and the CLI import each other, issue 25)
-from c4tui.serve import (
+from c4tui.serve_guards import (
     HEIGHT_RANGE,
     TOKEN_PATTERN,
     WIDTH_RANGE,

@@ -1,10 +1,11 @@
-"""``c4tui engine``: the UGI engine as a command (a thin wrapper over :mod:`.protocol`)."""
+"""``c4tui engine``: the UGI engine on stdin/stdout (:mod:`c4tui.ugi.protocol`), for match
+runners and other GUIs (docs/protocol.md)."""
 
 from __future__ import annotations
 
 import typer
 
-from c4tui.cli.size import SIZE_OPTION, check_size
+from .size import SIZE_OPTION, check_size
 
 
 def register(app: typer.Typer) -> None:
@@ -13,7 +14,7 @@ def register(app: typer.Typer) -> None:
     @app.command("engine")
     def engine_cmd(size: SIZE_OPTION = None) -> None:
         """Speak the UGI protocol on stdin/stdout (for match runners; see docs/protocol.md)."""
-        from .protocol import main
+        from c4tui.ugi.protocol import main
 
         check_size(size, "engine")
         main()
