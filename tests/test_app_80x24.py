@@ -8,7 +8,7 @@ import io
 
 import pytest
 from c4tui.engine.position import Position
-from pilot_util import screen_text, sync
+from pilot_util import screen_text, sync, until
 from rich.console import Console
 from test_app import _iteration, _snapshot
 from textual.widgets import HelpPanel
@@ -95,9 +95,9 @@ async def test_a_message_does_not_cover_the_status_line():
     app = quiet_app("4453")
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await pilot.press("n")  # an error toast
-        await pilot.pause(0.3)
+        await until(pilot, lambda: (ts := list(app.screen.query("Toast")))
+                    and all(t.region.area for t in ts), "the error toast laid out")
         toasts = list(app.screen.query("Toast"))
-        assert toasts
         status = app.query_one(StatusLine).region
         for toast in toasts:
             assert toast.region.bottom <= status.y, (toast.region, status)

@@ -15,7 +15,7 @@ import pytest
 from c4tui.engine.geometry import WIDTH
 from c4tui.engine.position import Position
 from c4tui.engine.seam import Band, Limits, Score, SearchAborted, SearchState
-from pilot_util import LOAD_TIMEOUT, engine_ready, sync, wait_for
+from pilot_util import LOAD_TIMEOUT, engine_ready, sync, until, wait_for
 from waiting import wait_until
 
 from c4tui.app import C4App, SearchSettings
@@ -78,7 +78,16 @@ async def test_every_column_has_a_value_at_once():
         # whatever the solver found within its budget (on a busy machine: maybe nothing)
         # is shown exact, never replaced by the searches' values
         await wait_for(pilot, settled, EXACT_BUDGET + 10, "the solver's budget")
-        await pilot.pause(0.3)
+
+        def shown() -> bool:  # the solver's values and bounds under their columns
+            entry, row = app.bridge.view(app.position).exact, value_row(app)
+            exact = entry.scores or entry.partial
+            return all(row[c] == Score(s, Band.EXACT).short(2)
+                       for c, s in enumerate(exact) if s is not None) \
+                and all(row[c] == "Lr" for c, b in enumerate(entry.bounds)
+                        if b is not None and b[1] < 0 and not (exact and exact[c] is not None))
+
+        await until(pilot, shown, "the solver's values on the board")
         view = app.bridge.view(app.position)
         entry = view.exact
         exact = entry.scores or entry.partial

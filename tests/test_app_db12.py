@@ -11,7 +11,8 @@ import time
 
 import pytest
 from c4tui.engine.position import Position
-from pilot_util import sync
+from c4tui.engine.seam import Band, Score
+from pilot_util import sync, until
 from test_app_engine import LOAD_TIMEOUT, engine_ready, wait_for
 from testdata import load_positions
 
@@ -32,6 +33,13 @@ def board_row(app: C4App) -> str:
     return str(app.query_one("#board").render())
 
 
+def shows_exact(app: C4App) -> bool:
+    """The board's value row shows the exact values (their best among them), no ``~``."""
+    row, entry = board_row(app), exact_done(app)
+    return entry is not None and "~" not in row \
+        and Score(entry.best, Band.EXACT).short(app.position.ply) in row
+
+
 @sync
 async def test_exact_row_is_exact_up_to_12_discs():
     """Start on an 11-disc position, then play into 12 discs: both get exact values that
@@ -45,8 +53,7 @@ async def test_exact_row_is_exact_up_to_12_discs():
         await wait_for(pilot, lambda: exact_done(app) is not None, 30, "exact values")
         assert list(exact_done(app).scores) == cols
         assert exact_done(app).nodes < 3000  # lookups in the database (without: 10^4-10^6)
-        await pilot.pause(0.2)
-        assert "~" not in board_row(app)
+        await until(pilot, lambda: shows_exact(app), "the exact values on the board")
         # play every column that does not end the game, one after another (undo between)
         for c in range(7):
             if pos.is_winning_move(c):
@@ -61,7 +68,6 @@ async def test_exact_row_is_exact_up_to_12_discs():
             # the child's best column is the child's score: minus the parent's column value
             assert entry.best == -cols[c], (c, entry.scores, cols)
             assert took < 10  # generous: a hang, not a speed target
-            await pilot.pause(0.2)
-            assert "~" not in board_row(app)
+            await until(pilot, lambda: shows_exact(app), "the exact values on the board")
             await pilot.press("u")  # take the move back
             assert app.position.ply == 11
