@@ -506,13 +506,13 @@ class SearchController:
 
     def _answer_at_once(self, pos: Position, gen: int) -> bool:
         """A win at once needs no search: one exact report. False if there is none."""
-        for c in pos.legal_moves():
-            if pos.is_winning_move(c):
-                self._answer_alone(gen, report(
-                    1, -INF, INF, Score(win_score(pos.ply), Band.EXACT), c, (c,),
-                    WIN - pos.ply - 1, source=Source.EXACT))
-                return True
-        return False
+        c = pos.winning_move()
+        if c is None:
+            return False
+        self._answer_alone(gen, report(
+            1, -INF, INF, Score(win_score(pos.ply), Band.EXACT), c, (c,),
+            WIN - pos.ply - 1, source=Source.EXACT))
+        return True
 
     def _answer_from_book(self, pos: Position, gen: int, book: BookLike) -> bool:
         """A root in the books is answered from them: exact score, move and line (one

@@ -21,7 +21,7 @@ from .analysis_tt import MOVE_BITS, MOVE_SHIFT, ZOBRIST, new_buckets, new_table,
 from .booklink import BookLike, book_args
 from .geometry import CENTER_ORDER, H1
 from .mem import address
-from .position import Position
+from .position import Position, winning_move
 from .seam import IterationReport, PathEntry, Score, SearchOptions, SearchState, Source
 
 #: Entries of the recognition table (MILTON's table 3), which survives between searches.
@@ -242,11 +242,9 @@ def report(depth: int, alpha: int, beta: int, score: Score, best_move: int,
 def fallback_move(pos: Position) -> int:
     """A move when the search found none better: block an acute threat, else the centre."""
     legal = pos.legal_moves()
-    q = pos.copy()
-    q.current ^= q.mask  # the opponent's view: where would they win?
-    for c in legal:
-        if q.is_winning_move(c):
-            return c
+    block = winning_move(pos.current ^ pos.mask, pos.mask)  # where the opponent would win
+    if block is not None:
+        return block
     for c in CENTER_ORDER:
         if c in legal:
             return c

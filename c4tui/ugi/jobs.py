@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from c4tui.engine.geometry import CENTER_ORDER, HEIGHT, SIZE, square_bit
-from c4tui.engine.position import Position, square_name
+from c4tui.engine.position import Position
 from c4tui.engine.scores import moves_to_end, win_score
 from c4tui.engine.seam import (
     DEFAULT_HASH_MB,
@@ -64,23 +64,6 @@ Emit = Callable[[str], None]
 # ------------------------------------------------------------------ notation helpers
 
 
-def move_name(pos: Position, col: int) -> str:
-    """The square a disc dropped in ``col`` lands on: ``d1``."""
-    return square_name(col, pos.height(col))
-
-
-def line_names(pos: Position, cols: Sequence[int]) -> list[str]:
-    """Squares of a line of columns played from ``pos`` (up to its first illegal move)."""
-    p = pos.copy()
-    names = []
-    for col in cols:
-        if p.is_over or not p.can_play(col):
-            break
-        names.append(move_name(p, col))
-        p.play(col)
-    return names
-
-
 def score_words(score: Score, ply: int) -> str:
     """``mate K`` / ``mate -K`` (the winner's moves to the end, the winning one included:
     the UCI reading, in own moves) for proven wins and losses, else ``cp X`` (MILTON's
@@ -104,10 +87,10 @@ def info_line(*, depth: int, seldepth: int, score: str, nodes: int, elapsed: flo
 def safe_move(pos: Position) -> int:
     """A sensible move without search: win now, else block, else the most central column
     that does not hand the opponent a win; else the most central column."""
+    win = pos.winning_move()
+    if win is not None:
+        return win
     legal = pos.legal_moves()
-    for col in legal:
-        if pos.is_winning_move(col):
-            return col
     theirs = pos.threats(1 - pos.to_move)
     for col in legal:
         if theirs & square_bit(col, pos.height(col)):  # their four would land here
@@ -359,7 +342,7 @@ class SearchJob:
                 return
             self._answered = True
             if self.res.current(self.generation):
-                self._out(f"bestmove {move_name(self.pos, col)}")
+                self._out(f"bestmove {self.pos.landing_square(col)}")
 
     def _watch(self) -> None:
         """The time limit, whatever the search is doing: halt the engine at the deadline
@@ -401,17 +384,15 @@ class SearchJob:
 
     def _search_position(self) -> None:
         try:
-            for col in self.pos.legal_moves():
-                if self.pos.is_winning_move(col):  # nothing to search
-                    self.best = col
-                    score = score_words(Score(win_score(self.pos.ply), Band.EXACT),
-                                        self.pos.ply)
-                    self.emit(info_line(depth=1, seldepth=1, score=score, nodes=0,
-                                        elapsed=self._elapsed(), hashfull=0,
-                                        pv=[move_name(self.pos, col)]))
-                    break
-            else:
+            win = self.pos.winning_move()
+            if win is None:
                 self._search()
+                return
+            self.best = win  # nothing to search
+            score = score_words(Score(win_score(self.pos.ply), Band.EXACT), self.pos.ply)
+            self.emit(info_line(depth=1, seldepth=1, score=score, nodes=0,
+                                elapsed=self._elapsed(), hashfull=0,
+                                pv=[self.pos.landing_square(win)]))
         except Exception as exc:  # a bug: say so, and still answer
             self.emit(f"info string error: search failed: {type(exc).__name__}: {exc}")
 
@@ -452,25 +433,22 @@ class ExactJob(SearchJob):
         nodes = root.nodes
         # The principal variation: perfect play to the end, each move from a solve (cheap
         # now that the table is full of the root's results); cut short by the clock.
+        from c4tui.engine.pv import perfect_steps
+
         pv = [root.best_move]
         p = self.pos.copy()
         p.play(root.best_move)
-        while not p.is_over:
-            win = next((c for c in p.legal_moves() if p.is_winning_move(c)), None)
-            if win is not None:
-                pv.append(win)
-                break
-            r = self._solve(p)
-            if r is None:
-                break
-            nodes += r.nodes
-            pv.append(r.best_move)
-            p.play(r.best_move)
+        try:
+            for move, n in perfect_steps(p, solver, solve_if=lambda _: not self._expired()):
+                pv.append(move)
+                nodes += n
+        except SearchAborted:
+            pass  # the clock or stop: the moves so far are a correct beginning
         empties = SIZE - self.pos.ply
         self.emit(info_line(depth=empties, seldepth=empties,
                             score=score_words(Score(root.score, Band.EXACT), self.pos.ply),
                             nodes=nodes, elapsed=self._elapsed(), hashfull=solver.hashfull(),
-                            pv=line_names(self.pos, pv)))
+                            pv=self.pos.line_squares(pv)))
 
     def _fallback(self) -> None:
         """Cut short: a move from a short analysis search (milliseconds)."""
@@ -519,7 +497,7 @@ class AnalysisJob(SearchJob):
                 self.emit(info_line(depth=res.depth, seldepth=max(res.depth, len(res.pv)),
                                     score=score_words(res.pov, self.pos.ply),
                                     nodes=res.nodes, elapsed=self._elapsed(), hashfull=0,
-                                    pv=line_names(self.pos, res.pv)))
+                                    pv=self.pos.line_squares(res.pv)))
 
     def _show(self, iterations: Sequence[IterationReport], shown: int) -> int:
         """Emit the iterations not shown yet; the new count."""
@@ -529,5 +507,5 @@ class AnalysisJob(SearchJob):
                 depth=it.depth, seldepth=max(it.depth, len(it.pv)),
                 score=score_words(it.pov, self.pos.ply),
                 nodes=it.total_nodes, elapsed=it.total_elapsed,
-                hashfull=int(it.tt_fill * 1000), pv=line_names(self.pos, it.pv)))
+                hashfull=int(it.tt_fill * 1000), pv=self.pos.line_squares(it.pv)))
         return len(iterations)
