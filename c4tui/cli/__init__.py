@@ -1,7 +1,8 @@
 """The ``c4tui`` command line: one command per module, registered by :mod:`.main`.
 
-Dependencies go one way: the CLI imports the app, the book and the engine; nothing
-imports the CLI.
+Dependencies go one way: the CLI imports the app, the book, the engine, the UGI engine
+and the web server (its ``engine`` and ``serve`` commands); nothing imports the CLI but
+``python -m c4tui`` (tests/test_architecture.py checks it).
 
 The board size (``--size WxH``, any command) must be known before the engine is imported
 (numba freezes it into the kernels), and the commands import the engine: so when this
