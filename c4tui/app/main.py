@@ -29,6 +29,7 @@ from .controllers import (
     EngineTicker,
     FileControl,
     PlayControl,
+    Preview,
     PreviewControl,
     ReviewControl,
     SearchControl,
@@ -86,8 +87,7 @@ class C4App(App[None]):
         self.game_tree = TreeControl(self.model, self, self.play)
         self.search = SearchControl(self.model, self.bridge, self.settings, self, shown)
         self.files = FileControl(self.model, self, self.copy_to_clipboard)
-        self.preview = PreviewControl(self.model, self.bridge, self, shown,
-                                      lambda p: draw_preview(self.main, p))
+        self.preview = PreviewControl(self.model, self.bridge, self, shown, self._draw_preview)
         self.review = ReviewControl(self.model, self.bridge, self, shown, updated)
         self.session = SessionControl(self.model, self.files, self, autosave, restore)
         self.ticker = EngineTicker(self._engine_busy, updated)
@@ -110,7 +110,9 @@ class C4App(App[None]):
                                    self.preview, self.review))
 
     def on_mount(self) -> None:
-        """(The main screen draws the state once its panels are there.)"""
+        """The engine is told of the position; the main screen draws once its panels are
+        there (it mounts after the app)."""
+        self.position_changed()
         self.call_after_refresh(self.bridge.start)  # after the first frame: the GIL
         self.ticker.start(self.set_interval(TICK_EVERY, self.ticker.tick))
         self.set_interval(FORGET_EVERY, forget_removed_widgets)
@@ -137,7 +139,7 @@ class C4App(App[None]):
     @on(EngineUpdated)
     def engine_updated(self) -> None:
         """The engine's news (and the review's) into the graph's history, then drawn."""
-        if not self.is_running or not self.screen_stack:
+        if not self.is_running or not self.screen_stack or not self.main.ready:
             return
         self.review.take_results(self.evals)
         view = engine_view(self.bridge.view(self.position), self.review, self.position)
@@ -152,6 +154,10 @@ class C4App(App[None]):
         if col is not None:
             self.main.board.cursor = col
             self.position_changed()
+
+    def _draw_preview(self, preview: Preview | None) -> None:
+        if self.main.ready:
+            draw_preview(self.main, preview)
 
     def _post_update(self) -> None:
         self.post_message(EngineUpdated())

@@ -130,6 +130,7 @@ class MainScreen(Screen[None]):
         super().__init__()
         self.c = controls
         self._said_small = False  #: the board-too-large warning is showing
+        self.ready = False  #: the panels are there (set at mount): they can be drawn
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -158,21 +159,26 @@ class MainScreen(Screen[None]):
         self.query_one("#path").display = False
         self.board.focus()
         self._fit_board(False)
-        self.c.host.position_changed()  # the first drawing, and the engine told
+        self._fit_terminal(self.app.size.width, self.app.size.height)  # before any Resize
+        self.ready = True
+        self.c.host.state_changed()  # the first drawing (of what was set before it, too)
 
     @property
     def board(self) -> BoardView:
         return self.query_one(BoardView)
 
     def on_resize(self, event: events.Resize) -> None:
+        self._fit_terminal(event.size.width, event.size.height)
+
+    def _fit_terminal(self, width: int, height: int) -> None:
         """Large terminals get a large board."""
-        big = event.size.width >= 110 and event.size.height >= 36
+        big = width >= 110 and height >= 36
         board = self.board
         if board.big != big:
             board.big = big
             self.set_class(big, "-big")
             self._fit_board(big)
-        self._say_if_too_small(event.size.width, event.size.height)
+        self._say_if_too_small(width, height)
 
     def _fit_board(self, big: bool) -> None:
         """Boards of other sizes than 7x6 (app.tcss's) get a box that fits them."""
