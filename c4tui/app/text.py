@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from c4tui.engine.geometry import COLUMN_NAMES, HEIGHT, WIDTH, square_bit
-from c4tui.engine.position import PLAYER_NAMES, Position
+from c4tui.engine.geometry import HEIGHT, WIDTH, square_bit
+from c4tui.engine.position import PLAYER_NAMES, Position, square_name
 from c4tui.engine.seam import ThreatVerdict
+from c4tui.gamefile.movetext import move_number
 from c4tui.units import human_count, human_time  # noqa: F401  (the panels' numbers)
 
 
@@ -23,23 +24,14 @@ def game_over_text(pos: Position) -> str | None:
     return None
 
 
-def move_number(ply: int) -> str:
-    """The move list's number of the move made at 0-based ``ply``: ``3.`` for White's
-    third move, ``2…`` for Black's second."""
-    return f"{ply // 2 + 1}." if ply % 2 == 0 else f"{ply // 2 + 1}…"
-
-
 def move_name(pos: Position, ply: int) -> str:
     """The move made at 0-based ``ply`` along ``pos``'s moves, as the move list writes
     it: ``3. c2``, ``2… e2`` (``ply`` < ``pos.ply``; only the number for a position
     set up without its moves)."""
+    number = move_number(ply, compact=True)
     if not 0 <= ply < len(pos.history) or len(pos.history) != pos.ply:
-        return move_number(ply)
-    p = Position()
-    for col in pos.history[:ply]:
-        p.play(col)
-    col = pos.history[ply]
-    return f"{move_number(ply)} {square(col, p.height(col))}"
+        return number
+    return f"{number} {pos.algebraic().split()[ply]}"
 
 
 def plural(n: int, word: str) -> str:
@@ -47,21 +39,9 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def square(col: int, row: int) -> str:
-    """``d1`` for 0-based (3, 0)."""
-    return f"{COLUMN_NAMES[col]}{row + 1}"
-
-
 def pv_text(pos: Position, pv: tuple[int, ...] | list[int]) -> str:
     """A principal variation (0-based columns) as algebraic squares from ``pos``."""
-    p = pos.copy()
-    out = []
-    for col in pv:
-        if not p.can_play(col) or p.is_over:
-            break
-        out.append(square(col, p.height(col)))
-        p.play(col)
-    return " ".join(out)
+    return " ".join(pos.line_squares(pv))
 
 
 def bound_text(x: int) -> str:
@@ -89,7 +69,7 @@ class Threat:
 
     @property
     def name(self) -> str:
-        return square(self.col, self.row)
+        return square_name(self.col, self.row)
 
 
 def threats_of(pos: Position) -> list[Threat]:

@@ -10,14 +10,14 @@ is to move again.
 
 from __future__ import annotations
 
-from c4tui.engine.position import PLAYER_NAMES, IllegalMoveError, Position
+from c4tui.engine.position import PLAYER_NAMES, IllegalMoveError, Position, square_name
 from c4tui.units import PERFECT
 
 from ..engine_bridge import EngineBridge
 from ..engine_view import EngineState
 from ..model import GameModel
 from ..play import PlaySettings, Reply
-from ..text import game_over_text, human_count, human_time, move_name, square
+from ..text import game_over_text, human_count, human_time, move_name
 from ..widgets import PlaySetupScreen
 from ..widgets.play_setup import PlayChoice
 from .host import Host
@@ -191,7 +191,7 @@ class PlayControl:
                 and reply.col is not None:
             spent = f"{human_count(reply.nodes)} nodes" if play.nodes is not None \
                 else human_time(reply.seconds)
-            last = f"engine played {square(reply.col, pos.height(reply.col) - 1)}" \
+            last = f"engine played {square_name(reply.col, pos.height(reply.col) - 1)}" \
                 f" ({spent}) · "
         # after its move's own count, the engine's strength would not fit 80 columns
         strength = "" if last else f" · {engine}"

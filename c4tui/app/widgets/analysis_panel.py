@@ -19,7 +19,7 @@ from ..engine_view import EngineState, EngineView, ExactStatus, line_ends
 from ..messages import PreviewEnded, PreviewRequested
 from ..settings import SearchSettings
 from ..styles import PLAYER_STYLE, score_style
-from ..text import game_over_text, square
+from ..text import game_over_text
 
 LABEL = 8  #: the width of the labels (``search  ``): the lines' moves start after it
 
@@ -95,15 +95,10 @@ class AnalysisPanel(Widget):
     # ------------------------------------------------------------------ drawing
     def _line(self, t: Text, line: tuple[int, ...], source: str, style: str = "") -> None:
         """Append ``line``'s moves (from the viewed position) as squares, each a span."""
-        p = self.position.copy()
         row = t.plain.count("\n")
         x = len(t.plain) - (t.plain.rfind("\n") + 1)
         hl = self.highlight
-        for i, col in enumerate(line):
-            if p.is_over or not p.can_play(col):
-                break
-            text = square(col, p.height(col))
-            p.play(col)
+        for i, text in enumerate(self.position.line_squares(line)):
             if i:
                 t.append(" ")
                 x += 1

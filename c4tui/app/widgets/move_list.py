@@ -13,10 +13,10 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from c4tui.gamefile.tree import Node, Path, walk
+from c4tui.gamefile.movetext import movetext_words
+from c4tui.gamefile.tree import Node, Path
 
 from ..messages import NodeClicked
-from ..text import move_number
 from .board import KEY_COLUMNS
 
 VIEWED = "reverse bold"
@@ -58,31 +58,24 @@ class MoveList(Widget):
         """The tree as tokens, in PGN order."""
         line, viewed = self.line_path, self.line_path[: self.ply]
         toks = [Token("start", VIEWED if self.ply == 0 else "", ())]
-        number = True  # a Black move gets its number (``2…``) at the start of a variation
-        glue = False  # the next token follows "(" without a space
-        for item in walk(self.root):
-            if item.kind == "move":
-                path, ply = item.path, item.ply
+        before = BREAK  # what comes before the next move: GLUED after "(", SPACE after
+        # its number (kept with it)
+        for word in movetext_words(self.root, compact=True):  # the file's words, compact
+            if word.kind == "number":
+                toks.append(Token(word.text, NUMBER, None, before))
+                before = SPACE
+            elif word.kind == "move":
+                path, ply = word.item.path, word.item.ply
                 on_line = line[: len(path)] == path
-                head = move_number(ply) if ply % 2 == 0 or number else ""
-                before = GLUED if glue else BREAK
-                if head:
-                    toks.append(Token(head, NUMBER, None, before))
-                    before = SPACE
-                text = item.square + (self.marks.get(ply + 1, "") if on_line else "")
+                text = word.text + (self.marks.get(ply + 1, "") if on_line else "")
                 style = VIEWED if path == viewed else ("" if on_line else OFF_LINE)
                 toks.append(Token(text, style, path, before))
-                glue = number = False
-            elif item.kind == "comment":
-                words = item.node.comment.split(" ")
-                words[0] = "{" + words[0]
-                words[-1] += "}"
-                toks += [Token(w, COMMENT, None) for w in words]
-            elif item.kind == "(":
-                toks.append(Token("(", NUMBER, None))
-                glue = number = True
+                before = BREAK
+            elif word.kind == "comment":
+                toks.append(Token(word.text, COMMENT, None))
             else:
-                toks.append(Token(")", NUMBER, None, GLUED))
+                toks.append(Token(word.text, NUMBER, None, GLUED if word.kind == ")" else BREAK))
+                before = GLUED if word.kind == "(" else BREAK
         return toks
 
     def render(self) -> Text:

@@ -11,9 +11,10 @@ from textual.widget import Widget
 from c4tui.engine.geometry import WIDTH
 from c4tui.engine.position import Position
 from c4tui.engine.seam import PathEntry
+from c4tui.gamefile.movetext import move_number
 
 from ..messages import PreviewEnded, PreviewRequested
-from ..text import bound_text, move_number, square
+from ..text import bound_text
 
 
 def path_moves(pos: Position, path: tuple[PathEntry, ...]) -> tuple[int, ...]:
@@ -94,9 +95,10 @@ class SearchPath(Widget):
         p = self.position.copy()
         rows = []
         for e in self.path:
-            move, index = f"{move_number(p.ply)} ·", f"{e.index:>3}"
+            number = move_number(p.ply, compact=True)
+            move, index = f"{number} ·", f"{e.index:>3}"
             if 0 <= e.move < WIDTH and p.can_play(e.move) and not p.is_over:
-                move = f"{move_number(p.ply)} {square(e.move, p.height(e.move))}"
+                move = f"{number} {p.landing_square(e.move)}"
                 p.play(e.move)
             elif e.move < 0:
                 move, index = "(here)", ""
