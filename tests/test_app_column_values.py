@@ -125,7 +125,7 @@ async def test_approximate_values_agree_with_exact_ones():
                                                  message="2 of 7 solved within 3 s",
                                                  partial=partial), columns=heuristic)]
         app.bridge.view = lambda _pos: views[0]
-        app.show()
+        app.state_changed()
         await pilot.pause()
         row = value_row(app)
         assert row[:2] == [Score(-2, Band.EXACT).short(2), Score(-3, Band.EXACT).short(2)]
@@ -134,7 +134,7 @@ async def test_approximate_values_agree_with_exact_ones():
         # the position is known lost (its parent's solve): every move loses, in at most
         # as many moves as the position (L19r; cut on the board, where it would read L19)
         views[0] = fake_view(app, columns=heuristic, known=Score(-2, Band.EXACT))
-        app.show()
+        app.state_changed()
         await pilot.pause()
         assert value_row(app) == ["Lr"] * 7
         assert "col d   L19r" in screen_text(app)
@@ -143,12 +143,12 @@ async def test_approximate_values_agree_with_exact_ones():
         bounds = ((-20, -2), None, (0, 19), None, (-20, 0), None, None)
         views[0] = fake_view(app, exact=ExactEntry(ExactStatus.TOO_SLOW, message="x",
                                                    bounds=bounds), columns=heuristic)
-        app.show()
+        app.state_changed()
         await pilot.pause()
         assert value_row(app) == ["Lr", "~W", "~=", "~=", "~=", "~W", "~W"]
         # known drawn: a heuristic win becomes a draw, a loss stays
         views[0] = fake_view(app, columns=heuristic, known=Score(0, Band.EXACT))
-        app.show()
+        app.state_changed()
         await pilot.pause()
         assert value_row(app) == ["~=", "~=", "~L", "~=", "~=", "~=", "~="]
         # the cursor's line (column d) says the same as the board

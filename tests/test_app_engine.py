@@ -143,7 +143,7 @@ async def test_step_after_the_node_limit_goes_one_iteration_deeper():
         after = snap(app)
         assert after.iterations[:done] == before.iterations  # nothing thrown away
         assert after.nodes > before.nodes
-        app.show()
+        app.state_changed()
         await pilot.pause()
         rows = str(app.query_one("#log").render()).splitlines()
         assert rows[-1].split()[:2] == [str(done + 2), "paused"]  # the next depth
@@ -173,7 +173,7 @@ async def test_heuristic_column_values_when_the_solver_gives_up():
             p = app.position.copy()
             for c in line:
                 p.play(c)  # legal
-        app.show()
+        app.state_changed()
         await pilot.pause()
         board = str(app.query_one("#board").render())
         assert board.count("~") >= 1  # heuristic values read "~W" "~L" "~="
@@ -189,7 +189,7 @@ async def test_an_answer_without_a_book_is_not_called_books():
         await wait_for(pilot, lambda: engine_ready(app), LOAD_TIMEOUT, "the engine")
         await wait_for(pilot, lambda: (s := snap(app)) is not None and s.result is not None,
                        60, "the answer")
-        app.show()
+        app.state_changed()
         await until(pilot, lambda: "exact best e" in str(app.query_one("#analysis").render()),
                     "the answer on the screen")
         analysis = str(app.query_one("#analysis").render())

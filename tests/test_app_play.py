@@ -14,9 +14,9 @@ from pilot_util import sync, until
 from test_app_engine import LOAD_TIMEOUT, engine_ready, wait_for
 
 from c4tui.app import C4App, SearchSettings
+from c4tui.app.controllers import Preview
 from c4tui.app.loader import Engine
 from c4tui.app.play import EnginePlayer, PlaySettings, best_moves
-from c4tui.app.preview_actions import Preview
 from c4tui.app.text import human_count
 from c4tui.app.widgets import BoardView, PlaySetupScreen
 from c4tui.cli import main
@@ -68,7 +68,8 @@ def test_bad_play_options_are_one_line_errors(argv, message, capsys):
 
 def test_play_options_reach_the_app(monkeypatch):
     seen = []
-    monkeypatch.setattr(C4App, "run", lambda self: seen.append((self.play, self.hints)))
+    monkeypatch.setattr(C4App, "run",
+                        lambda self: seen.append((self.play.settings, self.play.hints)))
     with pytest.raises(SystemExit) as info:
         main(["44", "--play", "Black", "--strength", "100k", "--vary"])
     assert info.value.code in (0, None)
@@ -87,15 +88,15 @@ async def test_hints_key_and_the_play_dialog_without_engine():
         assert "exact   hidden" in str(app.query_one("#analysis").render())
         assert "evaluations hidden" in str(app.query_one("#graph").render())
         assert "hidden: h shows" in str(app.query_one("#log").render())
-        app.set_preview(Preview((2, 3), 2, "col c"))  # an engine line would give it away
-        assert app.preview is None and not app.query_one(BoardView).preview
+        app.preview.set(Preview((2, 3), 2, "col c"))  # an engine line would give it away
+        assert app.preview.current is None and not app.query_one(BoardView).preview
         assert "hints are hidden" in app.last_error
         await pilot.press("h")
-        app.set_preview(Preview((2, 3), 2, "col c"))
+        app.preview.set(Preview((2, 3), 2, "col c"))
         assert app.query_one(BoardView).preview
         assert "hidden" not in str(app.query_one("#analysis").render())
         await pilot.press("p")  # no engine: nothing to play against
-        assert app.play is None and "no engine to play against" in app.last_error
+        assert app.play.settings is None and "no engine to play against" in app.last_error
 
 
 # ---------------------------------------------------------------------------- with engine
@@ -154,7 +155,7 @@ async def test_perfect_play_hints_and_take_back():
         # take-back: the engine's reply and the user's move go together
         await pilot.press("backspace")
         assert app.model.line == [int(c) - 1 for c in MIDGAME] + [col]
-        assert app.position.to_move != app.play.side and not app.bridge.player.thinking()
+        assert app.position.to_move != app.play.settings.side and not app.bridge.player.thinking()
         await pilot.press("u")  # u too, in play mode: back to Black's last move of MIDGAME
         assert "".join(str(c + 1) for c in app.model.line) == MIDGAME[:-1]
         assert not app.bridge.player.thinking()
@@ -179,10 +180,11 @@ async def test_node_budget_dialog_and_cancel():
         app.screen.query_one("#play-strength").value = "2k"
         await pilot.click("#play-vary")  # the mouse works too (vary: perfect play only)
         await pilot.click("#play-start")
-        assert app.play == PlaySettings(side=1, nodes=2000, vary=True) and not app.hints
+        assert app.play.settings == PlaySettings(side=1, nodes=2000, vary=True)
+        assert not app.play.hints
         await pilot.press("5")
         await wait_for(pilot, replies(app, 4), 60, "the engine's move")
-        reply = app._play_last
+        reply = app.play.last
         assert reply is not None and 0 < reply.nodes <= 2000
         assert app.model.line[-1] in Position.from_moves("445").legal_moves()
         await until(pilot, lambda: f"({human_count(reply.nodes)} nodes)"
@@ -191,7 +193,7 @@ async def test_node_budget_dialog_and_cancel():
         assert f"({human_count(reply.nodes)} nodes)" in status and "2k nodes" not in status
 
         # a budget that takes far longer than the test: leaving the mode cancels it
-        app.start_play(PlaySettings(side=1, nodes=10**9))
+        app.play.start(PlaySettings(side=1, nodes=10**9))
         await pilot.press("3")
         await until(pilot, lambda: "engine thinking…" in str(app.query_one("#status").render()),
                     "engine thinking… on the status line")
@@ -201,7 +203,7 @@ async def test_node_budget_dialog_and_cancel():
         await pilot.press("1")  # the engine's turn: the user's key is refused
         assert "the engine is thinking" in app.last_error and len(app.model.line) == plies
         await pilot.press("p")  # leave play mode mid-think
-        assert app.play is None and not app.bridge.player.thinking() and app.hints
+        assert app.play.settings is None and not app.bridge.player.thinking() and app.play.hints
         search = app.bridge.player._search
         await wait_for(pilot, lambda: not search.state.active, 5, "the search to stop")
         await pilot.pause(0.3)  # a window for a late move that must not come: not a wait
@@ -209,7 +211,7 @@ async def test_node_budget_dialog_and_cancel():
 
         # Black to move: the engine starts at once; take-back mid-think removes the
         # user's move only, and cancels
-        app.start_play(PlaySettings(side=1, nodes=10**9))
+        app.play.start(PlaySettings(side=1, nodes=10**9))
         await until(pilot, app.bridge.player.thinking, "the engine to think")
         await pilot.press("backspace")
         assert len(app.model.line) == plies - 1 and not app.bridge.player.thinking()

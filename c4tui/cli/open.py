@@ -141,7 +141,7 @@ def open_workstation(
                 autosave=None if served else Autosave(), restore=orphan)
     opened = _opened_file(list(target or []))
     if opened is not None:  # a game file: the picker starts beside it, and it is recent
-        app.current_file = opened
+        app.files.current_file = opened
         warning = recent.add_recent(opened).warning
         if warning:
             print(f"c4tui: {warning}", file=sys.stderr, flush=True)
@@ -155,10 +155,10 @@ def run_app(app: C4App) -> None:
     try:
         app.run()
     except Exception as exc:  # outside any handler (the driver, the event loop)
-        if app.record_crash(exc).path is None:
+        if app.session.record_crash(exc).path is None:
             traceback.print_exception(exc)
-    if app.crash is not None:
-        print(app.crash.line(), file=sys.stderr, flush=True)
+    if app.session.crash is not None:
+        print(app.session.crash.line(), file=sys.stderr, flush=True)
         raise typer.Exit(FAILURE)
     if app.return_code:
         raise typer.Exit(app.return_code)
