@@ -21,8 +21,8 @@ playing those moves gives (winner, draw and all).
 from __future__ import annotations
 
 from c4tui.bounded import small_int
-from c4tui.engine.geometry import COLUMN_NAMES, HEIGHT, WIDTH, square_bit
-from c4tui.engine.position import BLACK, WHITE, Position, has_four, shown
+from c4tui.engine.geometry import HEIGHT, WIDTH, square_bit
+from c4tui.engine.position import BLACK, WHITE, Position, has_four, shown, square_name
 
 __all__ = ["FenError", "START_FEN", "parse_fen", "to_fen"]
 
@@ -90,8 +90,8 @@ def _read_board(board: str) -> list[list[int]]:
         if any(c is None for c in cells[:height]):
             row = cells.index(None)
             raise FenError(
-                f"fen: the disc on {COLUMN_NAMES[col]}{row + 2} floats above the empty "
-                f"square {COLUMN_NAMES[col]}{row + 1}"
+                f"fen: the disc on {square_name(col, row + 1)} floats above the empty "
+                f"square {square_name(col, row)}"
             )
         columns.append([c for c in cells[:height] if c is not None])
     return columns
