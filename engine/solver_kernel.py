@@ -3,7 +3,11 @@
 Everything the recursion touches is a scalar or an address (see :mod:`.mem`): the
 transposition table ``tt`` (``2**bits`` words, shared by every thread of a solve), a scratch
 area for the move scores of each ply (8 ``int64`` per ply, one area per thread), and a small
-context block ``ctx`` (one per thread):
+context block ``ctx`` (one per thread), which carries the other two down the recursion:
+``negamax`` takes the position, the window and ``ctx``, as Pons's takes a position and a
+window. Its move ordering (``_score_moves``, ``_next_rank``: Pons's ``MoveSorter``) and its
+static rules (``_static_window``: Pons's ``Position`` tests, with Allis's claimeven and odd
+threats) are helpers of their own.
 
 =====  =====================================================
 ctx    meaning
@@ -25,6 +29,10 @@ ctx    meaning
 14     ... and at most this
 15     the window being searched: is the score above this?
 16     this thread's first window: is the score above this? (0 but in helpers 1 and 2)
+17     address of the table (``solve_root`` puts slots 17-23 there for the recursion)
+18     its size: ``2**bits`` words
+19     address of this thread's scratch area
+20-23  the opening book's probe arguments (see ``book_probe``; all 0: no book)
 =====  =====================================================
 
 Scores follow the solvers' convention (:mod:`.scores`).
@@ -91,6 +99,10 @@ CTX_LO = 13
 CTX_HI = 14
 CTX_TEST = 15
 CTX_FIRST = 16
+CTX_TT = 17
+CTX_BITS = 18
+CTX_SCRATCH = 19
+CTX_BOOK = 20  # 20-23
 CTX_SIZE = 24
 #: A scratch slot's mark for a move deferred because another thread is searching it.
 DEFERRED = -2
@@ -368,59 +380,65 @@ def _busy_slot(key):
     return np.int64((key * _BUSY_MIX) >> np.uint64(64 - BUSY_BITS))
 
 
-@njit(nogil=True, cache=True)
-def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, bp):
-    """Score of the position (side to move cannot win now) searched in ``(alpha, beta)``.
+@njit(inline="always", nogil=True, cache=True)
+def _count(ctx, slot):
+    """One more in the counter ``slot`` of the context block."""
+    store_i64p(ctx, slot, load_i64p(ctx, slot) + 1)
 
-    A result ``r <= alpha`` is an upper bound of the score (fail-soft: often below alpha),
-    ``r >= beta`` a lower bound, anything between exact. The caller guarantees that the
-    side to move has no winning move. ``bk, bs, bn, bp``
-    are the opening book's probe arguments (all 0: no book).
-    """
+
+@njit(inline="always", nogil=True, cache=True)
+def _enter(ctx):
+    """Count a node: its number in the search, or 0 when the search unwinds (aborted, or
+    the node limit reached here)."""
     nodes = load_i64p(ctx, CTX_NODES) + 1
     store_i64p(ctx, CTX_NODES, nodes)
     if nodes == load_i64p(ctx, CTX_LIMIT):
         store_i64(ctx, CTX_ABORT, 1)
     if load_i64(ctx, CTX_ABORT) != 0:
-        return 0  # unwinding: the caller stores nothing
-    # The table entry is needed after the threat tests: start loading it now.
-    key, mirrored = _table_key(cur, mask, moves)
-    near = near_plies(load_i64p(ctx, CTX_ROOT))
-    t0, b0 = tt_tier(tt, bits, moves, near)
-    tt_prefetch(t0, b0, key)
+        return 0
+    return nodes
 
-    poss = possible(mask)
-    opp_win = winning_squares(cur ^ mask, mask)
+
+@njit(inline="always", nogil=True, cache=True)
+def _static_window(cur, mask, moves, alpha, beta, poss, opp_win, scratch):
+    """The window ``(alpha, beta)`` narrowed by what the position shows without a search
+    (Pons's ``Position`` rules, and Allis's): threats to parry, the fastest win or loss
+    still possible, fours no longer possible, claimeven and odd threats.
+
+    ``alpha >= beta`` on return settles the node: its score (a bound) is then ``alpha``.
+    A rule that settles it by a move of the side to move writes that move's column in the
+    ply's CUT_SLOT of ``scratch``."""
     forced = poss & opp_win
     if (forced & (forced - U1)) != U0:
-        return -_win_at(moves + 1)  # two threats to parry: lost
-    nonlosing = _safe_moves(poss, opp_win)
-    if nonlosing == U0:
-        return -_win_at(moves + 1)
+        lost = -_win_at(moves + 1)  # two threats to parry: lost
+        return lost, lost
+    if _safe_moves(poss, opp_win) == U0:
+        lost = -_win_at(moves + 1)
+        return lost, lost
     if moves >= SIZE - 2:
-        return 0
+        return 0, 0
 
     lo = -_win_at(moves + 3)  # the opponent cannot win with its next move
     if alpha < lo:
         alpha = lo
         if alpha >= beta:
-            return alpha
+            return alpha, alpha
     hi = _win_at(moves + 2)  # we cannot win with this move
     if beta > hi:
         beta = hi
         if alpha >= beta:
-            return beta
+            return beta, beta
 
     # A side that cannot complete any four any more cannot win: the score is bounded by 0.
     free = UBOARD ^ mask
     if beta > 0 and not has_four(cur | free):
         beta = 0
         if alpha >= beta:
-            return beta
+            return beta, beta
     if alpha < 0 and not has_four((cur ^ mask) | free):
         alpha = 0
         if alpha >= beta:
-            return alpha
+            return alpha, alpha
 
     # Claimeven (Allis): Black answering in the same column bounds both sides' scores.
     # (Only with an even HEIGHT, a compile-time constant: numba drops the dead branch.)
@@ -433,7 +451,7 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
             if ub < beta:
                 beta = ub
                 if alpha >= beta:
-                    return beta
+                    return beta, beta
         # White's odd threat (zugzwang control the other way round): a White win.
         if alpha < 1:
             first = _oddthreat(winning_squares(cur, mask), cur ^ mask, free, odd, True)
@@ -441,12 +459,12 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
                 alpha = 1
                 if alpha >= beta:
                     store_i64p(scratch, moves * SCRATCH_PER_PLY + CUT_SLOT, column_of(first))
-                    return alpha
+                    return alpha, alpha
     else:
         if beta > -1 and _oddthreat(opp_win, cur, free, odd, False) != U0:
             beta = -1  # White's odd threat: Black loses
             if alpha >= beta:
-                return beta
+                return beta, beta
         if alpha < 1:
             lb, c = _claimeven_black(cur, cur ^ mask, free, odd, winning_squares(cur, mask),
                                      poss)
@@ -454,75 +472,74 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
                 alpha = lb
                 if alpha >= beta:
                     store_i64p(scratch, moves * SCRATCH_PER_PLY + CUT_SLOT, column_of(c))
-                    return alpha
+                    return alpha, alpha
+    return alpha, beta
 
-    if bp != 0:
-        b = book_probe(bk, bs, bn, bp, cur, mask, moves)
-        if b != BOOK_MISS:
-            return b
 
-    hmove = -1
-    store_i64p(ctx, CTX_PROBES, load_i64p(ctx, CTX_PROBES) + 1)
-    e = tt_probe(t0, b0, key)
-    if e != U0:
-        store_i64p(ctx, CTX_HITS, load_i64p(ctx, CTX_HITS) + 1)
-        elo = entry_lower(e)
-        if elo > alpha:
-            alpha = elo
-            if alpha >= beta:
-                return alpha
-        ehi = entry_upper(e)
-        if ehi < beta:
-            beta = ehi
-            if alpha >= beta:
-                return beta
-        hmove = entry_move(e)
-        if hmove >= 0 and mirrored:
-            hmove = WIDTH - 1 - hmove
+@njit(inline="always", nogil=True, cache=True)
+def _entry_window(e, alpha, beta):
+    """The window narrowed by the table entry ``e`` (not empty) of the node; settled as
+    in ``_static_window`` (``alpha >= beta``: the score is ``alpha``)."""
+    elo = entry_lower(e)
+    if elo > alpha:
+        alpha = elo
+        if alpha >= beta:
+            return alpha, alpha
+    ehi = entry_upper(e)
+    if ehi < beta:
+        beta = ehi
+        if alpha >= beta:
+            return beta, beta
+    return alpha, beta
 
-    opp = cur ^ mask
+
+@njit(inline="always", nogil=True, cache=True)
+def _children_entries(opp, mask, moves, nonlosing, alpha, beta, t1, b1):
+    """Enhanced transposition cutoffs: what the children's entries (tier ``t1, b1``) prove
+    before any of them is searched, as ``(column, score, bound, skipped, skip_value)``:
+
+    * ``column >= 0``: that move's entry proves ``score >= beta``: the move refutes the
+      node (the first such move in centre order);
+    * else every move is worth at most ``bound`` (``NO_BOUND`` unless every child has an
+      entry), and the moves ``skipped`` are proved to fail low (at most ``alpha``): the best
+      of them is worth ``skip_value``.
+    """
+    for i in range(WIDTH):  # start loading the children's buckets together
+        mv = nonlosing & _COLS[_ORDER[i]]
+        if mv != U0:
+            ck, _ = _table_key(opp, mask | mv, moves + 1)
+            tt_prefetch(t1, b1, ck)
+    ub = -NO_BOUND  # the best any move can be worth, from the children's lower bounds
     skipped = U0
     skip_value = -NO_BOUND
-    # Enhanced transposition cutoffs: a child whose entry already proves a score >= beta
-    # for us refutes the node without a search.
-    if moves < ETC_PLIES:
-        t1, b1 = tt_tier(tt, bits, moves + 1, near)
-        for i in range(WIDTH):  # start loading the children's buckets together
-            mv = nonlosing & _COLS[_ORDER[i]]
-            if mv != U0:
-                ck, _ = _table_key(opp, mask | mv, moves + 1)
-                tt_prefetch(t1, b1, ck)
-        ub = -NO_BOUND  # the best any move can be worth, from the children's lower bounds
-        for i in range(WIDTH):
-            mv = nonlosing & _COLS[_ORDER[i]]
-            if mv != U0:
-                ck, _ = _table_key(opp, mask | mv, moves + 1)
-                ce = tt_probe(t1, b1, ck)
-                if ce == U0:
-                    ub = NO_BOUND
-                else:
-                    cub = -entry_lower(ce)  # the most this move can be worth
-                    ub = max(ub, cub)
-                    if cub <= alpha:
-                        # This move's entry already proves it fails low: not searched.
-                        skipped |= mv
-                        skip_value = max(skip_value, cub)
-                if ce != U0 and -entry_upper(ce) >= beta:
-                    s = -entry_upper(ce)
-                    store_i64p(ctx, CTX_ETC, load_i64p(ctx, CTX_ETC) + 1)
-                    c = _ORDER[i]
-                    tt_store(t0, b0, key, s, NO_BOUND, WIDTH - 1 - c if mirrored else c, 0)
-                    store_i64p(scratch, moves * SCRATCH_PER_PLY + CUT_SLOT, c)
-                    return s
-        if ub <= alpha:
-            # Every child's entry already proves that its move fails low.
-            store_i64p(ctx, CTX_ETC, load_i64p(ctx, CTX_ETC) + 1)
-            tt_store(t0, b0, key, -NO_BOUND, ub, -1, 0)
-            return ub
+    for i in range(WIDTH):
+        mv = nonlosing & _COLS[_ORDER[i]]
+        if mv != U0:
+            ck, _ = _table_key(opp, mask | mv, moves + 1)
+            ce = tt_probe(t1, b1, ck)
+            if ce == U0:
+                ub = NO_BOUND
+            else:
+                cub = -entry_lower(ce)  # the most this move can be worth
+                ub = max(ub, cub)
+                if cub <= alpha:
+                    # This move's entry already proves it fails low: not searched.
+                    skipped |= mv
+                    skip_value = max(skip_value, cub)
+            if ce != U0 and -entry_upper(ce) >= beta:
+                return _ORDER[i], -entry_upper(ce), ub, skipped, skip_value
+    return -1, 0, ub, skipped, skip_value
 
-    nonlosing ^= skipped
-    # Move scores, one slot per column in centre order; -1 = not a move.
-    base = moves * SCRATCH_PER_PLY
+
+@njit(inline="always", nogil=True, cache=True)
+def _score_moves(cur, mask, nonlosing, opp_win, scratch, base):
+    """The move sorter (Pons's ``MoveSorter``): each move's score in the ply's slots of
+    ``scratch`` from ``base``, one per column in centre order (-1: not a move), the number
+    of useful threats it makes (``_useful_threats``).
+
+    Returns the rank of a move that wins after next whatever the reply (two threats to
+    parry, or every reply right under one of our threats), -1 if none: such a move is the
+    best any move can do, and settles the node without a call, prefetch or probe."""
     for i in range(WIDTH):
         mv = nonlosing & _COLS[_ORDER[i]]
         if mv != U0:
@@ -531,17 +548,115 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
             p2 = possible(m2)
             now = thr & p2
             if (now & (now - U1)) != U0 or _safe_moves(p2, thr) == U0:
-                # Two threats to parry, or every reply (the one block, if a threat must
-                # be parried) right under one of our threats: the four after next cannot
-                # be stopped, the best any move can do (hi). Settled here, the child
-                # costs no call, prefetch or probe.
-                c = _ORDER[i]
-                store_i64p(scratch, base + CUT_SLOT, c)
-                _store(t0, b0, ctx, key, hi, NO_BOUND, WIDTH - 1 - c if mirrored else c, 0)
-                return hi
+                return i
             store_i64p(scratch, base + i, _useful_threats(thr, opp_win))
         else:
             store_i64p(scratch, base + i, -1)
+    return -1
+
+
+@njit(inline="always", nogil=True, cache=True)
+def _next_rank(scratch, base, second_pass):
+    """The rank of the next move to search (-1: none left): the best scored one, or in the
+    second pass the first deferred one."""
+    bi = -1
+    if second_pass:
+        for i in range(WIDTH):
+            if load_i64p(scratch, base + i) == DEFERRED:
+                return i
+        return bi
+    best = -1
+    for i in range(WIDTH):
+        s = load_i64p(scratch, base + i)
+        if s > best:
+            best = s
+            bi = i
+    return bi
+
+
+@njit(inline="always", nogil=True, cache=True)
+def _claim(busy, child_key):
+    """ABDADA: mark the child ``child_key`` as searched by this thread; its slot in the
+    busy table, or -1 if another thread is searching it (the move is then deferred)."""
+    slot = _busy_slot(child_key)
+    if load_u64(busy, slot) == child_key:
+        return np.int64(-1)
+    store_u64(busy, slot, child_key)
+    return slot
+
+
+@njit(nogil=True, cache=True)
+def negamax(cur, mask, moves, alpha, beta, ctx):
+    """Score of the position (side to move cannot win now) searched in ``(alpha, beta)``.
+
+    A result ``r <= alpha`` is an upper bound of the score (fail-soft: often below alpha),
+    ``r >= beta`` a lower bound, anything between exact. The caller guarantees that the
+    side to move has no winning move. The table, the scratch area and the book come from
+    the context block ``ctx`` (``solve_root`` puts them there).
+    """
+    nodes = _enter(ctx)
+    if nodes == 0:
+        return 0  # unwinding: the caller stores nothing
+    # The table entry is needed after the threat tests: start loading it now.
+    key, mirrored = _table_key(cur, mask, moves)
+    near = near_plies(load_i64p(ctx, CTX_ROOT))
+    tt = load_i64p(ctx, CTX_TT)
+    bits = load_i64p(ctx, CTX_BITS)
+    scratch = load_i64p(ctx, CTX_SCRATCH)
+    t0, b0 = tt_tier(tt, bits, moves, near)
+    tt_prefetch(t0, b0, key)
+
+    poss = possible(mask)
+    opp_win = winning_squares(cur ^ mask, mask)
+    alpha, beta = _static_window(cur, mask, moves, alpha, beta, poss, opp_win, scratch)
+    if alpha >= beta:
+        return alpha
+    nonlosing = _safe_moves(poss, opp_win)
+    hi = _win_at(moves + 2)  # (the static window's bound: we cannot win with this move)
+
+    bp = load_i64p(ctx, CTX_BOOK + 3)
+    if bp != 0:
+        b = book_probe(load_i64p(ctx, CTX_BOOK), load_i64p(ctx, CTX_BOOK + 1),
+                       load_i64p(ctx, CTX_BOOK + 2), bp, cur, mask, moves)
+        if b != BOOK_MISS:
+            return b
+
+    hmove = -1
+    _count(ctx, CTX_PROBES)
+    e = tt_probe(t0, b0, key)
+    if e != U0:
+        _count(ctx, CTX_HITS)
+        alpha, beta = _entry_window(e, alpha, beta)
+        if alpha >= beta:
+            return alpha
+        hmove = entry_move(e)
+        if hmove >= 0 and mirrored:
+            hmove = WIDTH - 1 - hmove
+
+    opp = cur ^ mask
+    skip_value = -NO_BOUND
+    base = moves * SCRATCH_PER_PLY
+    if moves < ETC_PLIES:
+        t1, b1 = tt_tier(tt, bits, moves + 1, near)
+        c, s, ub, skipped, skip_value = _children_entries(opp, mask, moves, nonlosing, alpha,
+                                                          beta, t1, b1)
+        if c >= 0:  # a child's entry refutes the node
+            _count(ctx, CTX_ETC)
+            tt_store(t0, b0, key, s, NO_BOUND, WIDTH - 1 - c if mirrored else c, 0)
+            store_i64p(scratch, base + CUT_SLOT, c)
+            return s
+        if ub <= alpha:  # every child's entry proves that its move fails low
+            _count(ctx, CTX_ETC)
+            tt_store(t0, b0, key, -NO_BOUND, ub, -1, 0)
+            return ub
+        nonlosing ^= skipped
+
+    i = _score_moves(cur, mask, nonlosing, opp_win, scratch, base)
+    if i >= 0:  # a move wins after next
+        c = _ORDER[i]
+        store_i64p(scratch, base + CUT_SLOT, c)
+        _store(t0, b0, ctx, key, hi, NO_BOUND, WIDTH - 1 - c if mirrored else c, 0)
+        return hi
     if hmove >= 0 and (nonlosing & _COLS[hmove]) == U0:
         hmove = -1
     # No move wins after next (every child's reply then parries our threats), so no move
@@ -552,7 +667,7 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
             _store(t0, b0, ctx, key, -NO_BOUND, max(beta, skip_value), -1, 0)
             return max(beta, skip_value)
 
-    store_i64p(ctx, CTX_INTERIOR, load_i64p(ctx, CTX_INTERIOR) + 1)
+    _count(ctx, CTX_INTERIOR)
     alpha0 = alpha
     best = -1
     value = skip_value
@@ -571,21 +686,9 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
             store_i64p(scratch, base + _RANK[c], -1)
             hmove = -1
         else:
-            bi = -1
-            if deferred and not defer:
-                # The second pass: the moves other threads were searching, now searched
-                # here too (their results may be in the table by now).
-                for i in range(WIDTH):
-                    if load_i64p(scratch, base + i) == DEFERRED:
-                        bi = i
-                        break
-            else:
-                bs_ = -1
-                for i in range(WIDTH):
-                    s = load_i64p(scratch, base + i)
-                    if s > bs_:
-                        bs_ = s
-                        bi = i
+            # The second pass (once no move is left): the moves other threads were
+            # searching, now searched here too (their results may be in the table by now).
+            bi = _next_rank(scratch, base, deferred and not defer)
             if bi < 0:
                 if deferred and defer:
                     defer = False
@@ -611,24 +714,21 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
             # the first move: the likely cutoff, searched by every thread that comes here
             # (so the others' work starts only once it has failed).
             ck, _ = _table_key(opp, mask | mv, moves + 1)
-            slot = _busy_slot(ck)
-            if load_u64(busy, slot) == ck:
+            slot = _claim(busy, ck)
+            if slot < 0:
                 store_i64p(scratch, base + bi, DEFERRED)
                 deferred = True
                 continue
-            store_u64(busy, slot, ck)
-        score = -negamax(
-            opp, mask | mv, moves + 1, -beta, -alpha, tt, bits, scratch, ctx, bk, bs, bn, bp
-        )
+        score = -negamax(opp, mask | mv, moves + 1, -beta, -alpha, ctx)
         if slot >= 0 and load_u64(busy, slot) == ck:  # (unless another key took the slot)
             store_u64(busy, slot, U0)
         if load_i64(ctx, CTX_ABORT) != 0:
             return 0  # results of an aborted search are never stored
         if score >= beta:
             store_i64p(scratch, base + CUT_SLOT, c)
-            store_i64p(ctx, CTX_CUTS, load_i64p(ctx, CTX_CUTS) + 1)
+            _count(ctx, CTX_CUTS)
             if first:
-                store_i64p(ctx, CTX_FIRST_CUTS, load_i64p(ctx, CTX_FIRST_CUTS) + 1)
+                _count(ctx, CTX_FIRST_CUTS)
             work = _log2_work(load_i64p(ctx, CTX_NODES) - nodes)
             _store(t0, b0, ctx, key, score, NO_BOUND, WIDTH - 1 - c if mirrored else c, work)
             return score
@@ -650,9 +750,9 @@ def negamax(cur, mask, moves, alpha, beta, tt, bits, scratch, ctx, bk, bs, bn, b
 
 @njit(inline="always", nogil=True, cache=True)
 def _store(tt, bits, ctx, key, lower, upper, move, work):
-    store_i64p(ctx, CTX_STORES, load_i64p(ctx, CTX_STORES) + 1)
+    _count(ctx, CTX_STORES)
     if tt_store(tt, bits, key, lower, upper, move, work) != 0:
-        store_i64p(ctx, CTX_OVERWRITES, load_i64p(ctx, CTX_OVERWRITES) + 1)
+        _count(ctx, CTX_OVERWRITES)
 
 
 @njit(nogil=True, cache=True)
@@ -668,17 +768,25 @@ def solve_root(cur, mask, moves, lo0, need_move, tt, bits, scratch, ctx, bk, bs,
     window below it is searched. When the score turns out to be the floor, no search
     proved a move for it: the move is then found by ``_move_for_score``
     if ``need_move``, else it is -1 (an analysis or the book builder needs scores only).
+    ``tt, bits``: the table; ``scratch``: the thread's scratch area; ``bk, bs, bn, bp``:
+    the opening book's probe arguments (all 0: no book). The search finds them in ``ctx``.
     """
     poss = possible(mask)
     win = winning_squares(cur, mask) & poss
     if win != U0:
         return _win_at(moves), column_of(_low_bit(win))
     store_i64p(ctx, CTX_ROOT, moves)
+    store_i64p(ctx, CTX_TT, tt)
+    store_i64p(ctx, CTX_BITS, bits)
+    store_i64p(ctx, CTX_SCRATCH, scratch)
+    store_i64p(ctx, CTX_BOOK, bk)
+    store_i64p(ctx, CTX_BOOK + 1, bs)
+    store_i64p(ctx, CTX_BOOK + 2, bn)
+    store_i64p(ctx, CTX_BOOK + 3, bp)
     if bp != 0:
         b = book_probe(bk, bs, bn, bp, cur, mask, moves)
         if b != BOOK_MISS:  # the book stores no move: one is searched for if needed
-            return b, _move_for_score(cur, mask, moves, b, tt, bits, scratch, ctx, bk, bs, bn,
-                                      bp) if need_move else -1
+            return b, _move_for_score(cur, mask, moves, b, ctx) if need_move else -1
     lo = -_win_at(moves + 1)
     hi = _win_at(moves)
     hinted_lo = lo0 > lo
@@ -703,7 +811,7 @@ def solve_root(cur, mask, moves, lo0, need_move, tt, bits, scratch, ctx, bk, bs,
         store_i64(ctx, CTX_HI, hi)
         store_i64(ctx, CTX_TEST, med)
         store_i64p(scratch, moves * SCRATCH_PER_PLY + CUT_SLOT, -1)
-        r = negamax(cur, mask, moves, med, med + 1, tt, bits, scratch, ctx, bk, bs, bn, bp)
+        r = negamax(cur, mask, moves, med, med + 1, ctx)
         if load_i64(ctx, CTX_ABORT) != 0:
             return 0, -1
         if r <= med:
@@ -721,8 +829,7 @@ def solve_root(cur, mask, moves, lo0, need_move, tt, bits, scratch, ctx, bk, bs,
                     if best >= 0 and mirrored:
                         best = WIDTH - 1 - best
     if best < 0 and hinted_lo:  # the score is the floor: no search named a move
-        return lo, _move_for_score(cur, mask, moves, lo, tt, bits, scratch, ctx, bk, bs, bn,
-                                   bp) if need_move else -1
+        return lo, _move_for_score(cur, mask, moves, lo, ctx) if need_move else -1
     if best < 0:
         # The score is the static bound (every move that does not lose at once is as
         # good as any other) or a forced loss: take a move that does not lose at once.
@@ -734,7 +841,7 @@ def solve_root(cur, mask, moves, lo0, need_move, tt, bits, scratch, ctx, bk, bs,
 
 
 @njit(nogil=True, cache=True)
-def _move_for_score(cur, mask, moves, score, tt, bits, scratch, ctx, bk, bs, bn, bp):
+def _move_for_score(cur, mask, moves, score, ctx):
     """A move that achieves ``score``, the position's known exact score (from the book,
     which stores scores, not moves, or from a floor that no search improved on).
 
@@ -767,8 +874,7 @@ def _move_for_score(cur, mask, moves, score, tt, bits, scratch, ctx, bk, bs, bn,
             first = c
         if moves + 1 >= SIZE:
             return c
-        r = negamax(cur ^ mask, mask | mv, moves + 1, -score, -score + 1, tt, bits, scratch,
-                    ctx, bk, bs, bn, bp)
+        r = negamax(cur ^ mask, mask | mv, moves + 1, -score, -score + 1, ctx)
         if load_i64(ctx, CTX_ABORT) != 0:
             return -1
         if r <= -score:
