@@ -14,7 +14,7 @@ import pilot_util
 import pytest
 from c4tui.engine.position import Position
 from c4tui.engine.seam import Band, SearchState
-from pilot_util import sync
+from pilot_util import sync, until
 from waiting import wait_until
 
 from c4tui import __version__
@@ -84,7 +84,9 @@ async def test_own_engine_fills_the_log_up_to_the_exact_result():
         assert last.band is Band.EXACT and last.depth == 28 and last.seldepth >= 28
         assert s.best_move in (0, 1) and s.result.pv[0] == s.best_move  # a2 and b5 win in 14
         assert s.result.reason is SearchState.DONE  # stopped by us: nothing deeper to find
-        await pilot.pause(0.3)
+        await until(pilot, lambda: "White wins in 14" in render(app, "#analysis")
+                    and "W14" in render(app, "#log") and "done" in status(app),
+                    "the result on the screen")
         log = render(app, "#log")
         assert app.query_one("#log").row_count >= 3 and "W14" in log
         analysis = render(app, "#analysis")
@@ -116,7 +118,7 @@ async def test_own_engine_space_stops_and_keeps_the_result_and_a_node_limit_appl
         await wait_for(pilot, lambda: snap(app).state == "stopped", 10, "stop")
         kept = snap(app)
         assert kept.result is not None and kept.result.best_move in app.position.legal_moves()
-        await pilot.pause(0.5)
+        await pilot.pause(0.5)  # a window for iterations that must not come: not a wait
         assert snap(app).iterations == kept.iterations  # nothing after the stop
         assert "stopped" in status(app) and "best" in render(app, "#analysis")
         await pilot.press("space")
@@ -129,7 +131,7 @@ async def test_own_engine_space_stops_and_keeps_the_result_and_a_node_limit_appl
         await pilot.press("g")
         await wait_for(pilot, lambda: snap(app).state == "node_limit", 30, "the node limit")
         assert 0 < snap(app).nodes <= 30_000
-        await pilot.pause(0.3)
+        await until(pilot, lambda: "node limit reached" in status(app), "the status line's limit")
         assert "node limit reached" in status(app) and "limit 30.0k" in status(app)
         # a move: a new search of the new position; the exact row is still ours
         await pilot.press("5")
@@ -183,7 +185,8 @@ async def test_scripted_engine_gets_the_commands_and_its_junk_is_a_note(tmp_path
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: (s := snap(app)) is not None and len(s.iterations) == 2,
                        LOAD_TIMEOUT, "two iterations")
-        await pilot.pause(0.3)
+        await until(pilot, lambda: "d2/4" in status(app) and "W3r" in render(app, "#log"),
+                    "the two iterations on the screen")
         s = snap(app)
         assert s.state is SearchState.SEARCHING and s.best_move == 3
         assert s.iterations[1].pov.short(2) == "W3r"  # mate 3: White wins with its 3rd move
@@ -252,7 +255,8 @@ async def test_a_broken_engine_is_one_status_line_and_the_app_works_on(
         await wait_for(pilot, lambda: app.bridge.view(app.position).external.failed,
                        30, "the failure")
         await wait_for(pilot, lambda: engine_ready(app), LOAD_TIMEOUT, "our engine")
-        await pilot.pause(0.3)
+        await until(pilot, lambda: status(app).startswith(" ● external engine"),
+                    "the failure on the status line")
         line = status(app)
         assert "\n" not in line and line.startswith(" ● external engine")
         assert says in app.bridge.view(app.position).external.message

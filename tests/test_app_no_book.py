@@ -9,7 +9,7 @@ import re
 import pytest
 from c4tui.engine.position import Position
 from c4tui.engine.seam import Source
-from pilot_util import LOAD_TIMEOUT, sync, wait_for
+from pilot_util import LOAD_TIMEOUT, sync, until, wait_for
 
 from c4tui.app import C4App
 from c4tui.app.engine_view import EngineState, ExactStatus
@@ -73,14 +73,15 @@ async def test_b_turns_the_books_off_for_the_search_only():
 
         await wait_for(pilot, lambda: view().state is EngineState.READY
                        and answered_by(Source.BOOK), LOAD_TIMEOUT, "the books' answer")
-        await pilot.pause(0.3)
+        await until(pilot, lambda: log_depths(app) == ["book"], "the books' row in the log")
         assert log_depths(app) == ["book"]
         assert "no book" not in screen_text(app)
         await pilot.press("B")
         # the search runs again without them: iterations, watched row by row
         await wait_for(pilot, lambda: answered_by(Source.SEARCH)
                        and len(view().snapshot.iterations) >= 3, 30, "the search's rows")
-        await pilot.pause(0.3)
+        await until(pilot, lambda: "no book" in screen_text(app) and "book" not in log_depths(app),
+                    "no book on the screen")
         text = screen_text(app)
         status = text.splitlines()[-2]
         assert re.match(r" ● \w+.*  no book  d\d+", status), status
@@ -92,11 +93,11 @@ async def test_b_turns_the_books_off_for_the_search_only():
         assert entry is not None and entry.status is ExactStatus.DONE
         assert "exact   best d · White wins" in text
         await pilot.press("question_mark")
-        await pilot.pause(0.3)
+        await until(pilot, lambda: "B books" in keys_panel_text(app), "the keys panel")
         assert "B books for the search on/off" in keys_panel_text(app)
         await pilot.press("question_mark")
         await pilot.press("B")
         await wait_for(pilot, lambda: answered_by(Source.BOOK), 30, "the books again")
-        await pilot.pause(0.3)
+        await until(pilot, lambda: log_depths(app) == ["book"], "the books' row again")
         assert "no book" not in screen_text(app)
         assert log_depths(app) == ["book"]
