@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +19,6 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
-from c4tui.engine.geometry import WIDTH
 from c4tui.engine.position import Position
 from c4tui.gamefile.tree import Node
 
@@ -213,18 +211,7 @@ class C4App(App[None]):
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
-        seen = set()
-        for node, b in self.main.key_bindings():
-            title = self.main.key_help(b)  # None: not with this engine
-            if b.action.startswith("play(") or b.action in seen or title is None:
-                continue
-            seen.add(b.action)
-            yield SystemCommand(title, f"key: {b.key_display or b.key}",
-                                partial(self.run_action, b.action, node))
-        for c in range(WIDTH):
-            yield SystemCommand(f"Play column {c + 1}", f"key: {c + 1}",
-                                partial(self.run_action, f"play({c})", self.main),
-                                discover=False)
+        yield from self.main.commands()
 
     async def action_quit(self) -> None:
         """Quit at once (the engine's jobs are told to stop, never waited for); with

@@ -11,15 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import partial
 
 from textual import events, on
-from textual.app import ComposeResult
+from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.dom import DOMNode
 from textual.screen import Screen
 
-from c4tui.engine.geometry import IS_DEFAULT, NAME
+from c4tui.engine.geometry import IS_DEFAULT, NAME, WIDTH
 
 from ..controllers import (
     FileControl,
@@ -206,15 +206,25 @@ class MainScreen(Screen[None]):
         greyed out (None) so that their :data:`EXTERNAL_BINDINGS` twins say why."""
         return self.c.search.key_state(action)
 
-    def key_bindings(self) -> Iterator[tuple[DOMNode, Binding]]:
-        """Every key of the screen and of its board, with the node whose action it runs
-        (for the command palette)."""
+    def commands(self) -> Iterator[SystemCommand]:
+        """The command palette's entries: a key of the board or the screen each (the
+        column keys not listed: one per column can be typed), with the engine's say."""
+        seen = set()
         for node in (self.board, self):
             for b in node.BINDINGS:
                 assert isinstance(b, Binding)
-                yield node, b
+                title = self._key_help(b)  # None: not with this engine
+                if b.action.startswith("play(") or b.action in seen or title is None:
+                    continue
+                seen.add(b.action)
+                yield SystemCommand(title, f"key: {b.key_display or b.key}",
+                                    partial(self.app.run_action, b.action, node))
+        for c in range(WIDTH):
+            yield SystemCommand(f"Play column {c + 1}", f"key: {c + 1}",
+                                partial(self.app.run_action, f"play({c})", self),
+                                discover=False)
 
-    def key_help(self, binding: Binding) -> str | None:
+    def _key_help(self, binding: Binding) -> str | None:
         """A key's title in the command palette; None: not listed (it does not apply)."""
         state = self.check_action(binding.action.split("(")[0], ())
         if state is False or binding.action == "not_external":
