@@ -11,6 +11,7 @@ from testdata import load_positions, sample
 from typer.testing import CliRunner
 
 from c4tui.cli import app
+from c4tui.engine.scores import result_words
 from c4tui.review import (
     BLUNDER,
     MISTAKE,
@@ -18,7 +19,6 @@ from c4tui.review import (
     ReviewCancelled,
     Reviewer,
     judge,
-    result_words,
 )
 
 runner = CliRunner()
