@@ -7,11 +7,11 @@ import json
 
 import pytest
 from c4tui.engine.position import Position
+from c4tui.engine.scores import result_words
 from testdata import load_positions, sample
 from typer.testing import CliRunner
 
 from c4tui.cli import app
-from c4tui.engine.scores import result_words
 from c4tui.review import (
     BLUNDER,
     MISTAKE,
