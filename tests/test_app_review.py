@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from c4tui.engine.position import Position
-from pilot_util import sync
+from pilot_util import sync, until
 from test_app_engine import LOAD_TIMEOUT, engine_ready, wait_for
 
 from c4tui.app import C4App, SearchSettings
@@ -30,7 +30,8 @@ async def test_review_fills_the_graph_and_marks_the_moves():
         assert app.evals.line(app.model.line)[:4] == (None,) * 4
         await pilot.press("R")
         await wait_for(pilot, lambda: review_done(app), 60, "the review")
-        await pilot.pause(0.3)
+        await until(pilot, lambda: "c1??" in str(app.query_one("#moves").render()),
+                    "the marks in the move list")
         assert "review done: White 1?? 0? · Black 0?? 0?" in app.last_message
         values = app.evals.line(app.model.line)
         assert None not in values and len(values) == 5
@@ -42,7 +43,8 @@ async def test_review_fills_the_graph_and_marks_the_moves():
         assert marks == {m.ply + 1: m.mark for m in result.plies if m.mark}
         assert marks[1] == BLUNDER
         await pilot.press("home", "down")  # view the position after 1. c1??
-        await pilot.pause(0.3)
+        await until(pilot, lambda: "c1?? better d1" in str(app.query_one("#analysis").render()),
+                    "the mark in the analysis panel")
         panel = str(app.query_one("#analysis").render())
         assert "c1?? better d1" in panel
         # R again reviews again (a new review of the same game, same marks)
@@ -80,15 +82,17 @@ async def test_a_changed_game_cancels_the_review():
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: engine_ready(app), LOAD_TIMEOUT, "the engine")
         await pilot.press("R")
-        await pilot.pause(0.3)
+        await until(pilot, lambda: "review " in str(app.query_one("#status").render()),
+                    "the review on the status line")
         job = app.review.job
         assert job.running and job.result is None
         assert f"review {job.done}/10" in str(app.query_one("#status").render())
         await pilot.press("up", "up")  # walking through the game does not cancel it
-        await pilot.pause(0.1)
+        await pilot.pause(0.1)  # a window for a cancel that must not come: not a wait
         assert app.review.job.running and not app.review.job.cancelled
         await pilot.press("backspace")  # take back the last move: another game
-        await pilot.pause(0.1)
+        await until(pilot, lambda: app.last_message.startswith("review cancelled"),
+                    "the review's cancel")
         assert app.last_message.startswith("review cancelled: the game changed")
         await wait_for(pilot, lambda: not app.review.job.running, 10, "the review to stop")
         job = app.review.job

@@ -11,6 +11,7 @@ import time
 
 import pytest
 from c4tui.engine.position import Position
+from pilot_util import LOAD_TIMEOUT, until, wait_for
 
 from c4tui.app import C4App, SearchSettings
 from c4tui.app.engine_view import EngineState
@@ -24,16 +25,14 @@ def analysed_app() -> tuple[C4App, object]:
     app = C4App(Position.from_moves(POSITION), settings=SearchSettings(auto=False))
 
     async def settle(pilot) -> None:
-        end = time.monotonic() + 240  # cold numba cache: the kernels compile first
-        while True:
+        def analysed() -> bool:
             view = app.bridge.view(app.position)
             exact = view.exact
-            if view.state is EngineState.READY and exact is not None \
-                    and exact.best is not None and exact.lines_done \
-                    and view.verdict is not None:
-                break
-            assert time.monotonic() < end, f"engine not ready: {view.state} {view.message}"
-            await pilot.pause(0.1)
+            return view.state is EngineState.READY and exact is not None \
+                and exact.best is not None and exact.lines_done and view.verdict is not None
+
+        await wait_for(pilot, analysed, LOAD_TIMEOUT, "the exact values, lines and verdict",
+                       detail=lambda: app.bridge.view(app.position).message)
         await pilot.press("t")  # threat map on
         app.state_changed()
         await pilot.pause()
@@ -122,11 +121,8 @@ def test_games_list_80x24(snap_compare, monkeypatch):
 
     async def listed(pilot) -> None:
         await pilot.press("G")
-        end = time.monotonic() + 30  # the files are read in a thread
-        while not (app.screen.query("#games-table")
-                   and app.screen.query_one("#games-table").row_count == 3):
-            assert time.monotonic() < end, "the games list never filled"
-            await pilot.pause(0.05)
+        await until(pilot, lambda: app.screen.query("#games-table")  # read in a thread
+                    and app.screen.query_one("#games-table").row_count == 3, "the games list")
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=listed)
@@ -139,19 +135,15 @@ def test_review_80x24(snap_compare):
                 settings=SearchSettings(auto=False))
 
     async def reviewed(pilot) -> None:
-        end = time.monotonic() + 240
-        while app.bridge.view(app.position).state is not EngineState.READY:
-            assert time.monotonic() < end, "engine not ready"
-            await pilot.pause(0.1)
+        await wait_for(pilot, lambda: app.bridge.view(app.position).state is EngineState.READY,
+                       LOAD_TIMEOUT, "the engine")
         await pilot.press("R")
-        while (job := app.review.job) is None or job.result is None:
-            assert time.monotonic() < end, "review not done"
-            await pilot.pause(0.1)
+        await wait_for(pilot, lambda: (job := app.review.job) is not None
+                       and job.result is not None, 60, "the review")
         app.game_tree.goto(22)
-        while (e := app.bridge.view(app.position).exact) is None or not e.lines_done \
-                or app.bridge.view(app.position).verdict is None:
-            assert time.monotonic() < end, "exact values not there"
-            await pilot.pause(0.1)
+        await wait_for(pilot, lambda: (e := app.bridge.view(app.position).exact) is not None
+                       and e.lines_done and app.bridge.view(app.position).verdict is not None,
+                       60, "the exact values, lines and verdict")
         app.state_changed()
         await pilot.pause()
 
@@ -163,11 +155,9 @@ def test_play_dialog_80x24(snap_compare):
     app = C4App(Position.from_moves("4453"), settings=SearchSettings(auto=False))
 
     async def dialog(pilot) -> None:
-        end = time.monotonic() + 240
-        while (v := app.bridge.view(app.position)).state is not EngineState.READY \
-                or v.exact is None or not v.exact.lines_done or v.verdict is None:
-            assert time.monotonic() < end, "engine not ready"
-            await pilot.pause(0.1)
+        await wait_for(pilot, lambda: (v := app.bridge.view(app.position)).state
+                       is EngineState.READY and v.exact is not None and v.exact.lines_done
+                       and v.verdict is not None, LOAD_TIMEOUT, "the exact values and verdict")
         await pilot.press("p")
         await pilot.pause()
 
