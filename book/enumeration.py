@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from c4tui.engine.geometry import BOTTOM, H1, HEIGHT, WIDTH
-from c4tui.engine.position import Position, winning_squares
+from c4tui.engine.position import Position, can_win_next, winning_squares
 
 from .keys import canonical_key
 
@@ -65,13 +65,13 @@ def enumerate_positions(ply: int, root: str = "") -> Enumeration:
     path: list[str] = [start.digits()]
 
     def visit(current: int, mask: int, depth: int) -> None:
-        wins = winning_squares(current, mask)
-        playable = (mask + BOTTOM) & ~mask
         if depth == ply:
-            if not wins & playable:  # side to move cannot win at once
+            if not can_win_next(current, mask):  # won at once: no book needs it
                 keys.append(canonical_key(current + mask))
                 moves.append("".join(path))
             return
+        wins = winning_squares(current, mask)
+        playable = (mask + BOTTOM) & ~mask
         for c in range(WIDTH):
             if mask & _TOP[c]:
                 continue
