@@ -3,7 +3,9 @@
 Reading: :class:`MoveTextReader` takes the move lines one by one (the caller skips
 header and ``#``/``;`` lines, except inside a comment, which may span lines) and builds a
 :class:`~c4tui.gamefile.tree.Node` tree, playing every move on a :class:`Position` so an
-illegal one is named where it is. Writing: :func:`format_movetext`, PGN style::
+illegal one is named where it is (:meth:`Position.parse_move`'s words). Writing:
+:func:`movetext_words`, the one writer of the words (the app's move list draws them too,
+compact), and :func:`format_movetext`, the file's text, PGN style::
 
     1. d1 {the centre} d2 2. e1 (2. c1 c2 (2... e2) 3. d3) 2... c1 *
 
