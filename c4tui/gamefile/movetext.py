@@ -7,7 +7,7 @@ illegal one is named where it is (:meth:`Position.parse_move`'s words). Writing:
 :func:`movetext_words`, the one writer of the words (the app's move list draws them too,
 compact), and :func:`format_movetext`, the file's text, PGN style::
 
-    1. d1 {the centre} 1... d2 2. e1 (2. c1 c2 (2... e2) 3. d3) 2... c1 *
+    1. d1 {the centre} 1... d2 2. e1 (2. c1 c2 (2... e1) 3. d3) 2... c1 *
 
 A variation follows the move it replaces (and that move's comment); a Black move gets
 its number (``2...``) where it starts a variation or follows a comment or a variation.
