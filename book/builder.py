@@ -32,6 +32,7 @@ from rich.progress import (
     MofNCompleteColumn,
     Progress,
     ProgressColumn,
+    TaskID,
     TextColumn,
     TimeElapsedColumn,
     TimeRemainingColumn,
@@ -114,15 +115,20 @@ class _Stop(Exception):
     """Raised by the SIGTERM handler and by ``limit`` to stop a build cleanly."""
 
 
+#: A build's local Dask workers and each one's table (MB) when none are asked for.
+DEFAULT_WORKERS = 2
+DEFAULT_HASH_MB = 64
+
+
 # ------------------------------------------------------------------------------ builder
 def build_book(
     ply: int,
     out: str | os.PathLike,
     *,
-    workers: int = 2,
+    workers: int | None = None,
     checkpoint: str | os.PathLike | None = None,
     root: str = "",
-    hash_mb: int = 64,
+    hash_mb: int | None = None,
     block_size: int = 64,
     checkpoint_every: float = 120.0,
     limit: int | None = None,
@@ -136,7 +142,9 @@ def build_book(
 
     ``scheduler`` (``tcp://HOST:PORT``): run the work units on that Dask cluster's workers
     (:class:`SchedulerError` if nothing answers within a few seconds); else ``workers > 0``:
-    on a local Dask cluster of that many processes; ``workers=0``: in this process.
+    on a local Dask cluster of that many processes (None: :data:`DEFAULT_WORKERS`);
+    ``workers=0``: in this process. ``hash_mb`` (None: :data:`DEFAULT_HASH_MB`): each
+    worker's table.
     ``solver_factory(hash_mb)`` makes a worker's solver; on a cluster it must be picklable
     (a module-level function, or a ``functools.partial`` of one).
     ``limit`` stops after about that many more positions (whole blocks), like an interruption:
@@ -144,6 +152,8 @@ def build_book(
     with fewer discs whose scores bound the new positions' from below (the 8-ply book for
     a 9-ply build: about a quarter fewer nodes). Returns a :class:`BuildReport`.
     """
+    workers = DEFAULT_WORKERS if workers is None else workers
+    hash_mb = DEFAULT_HASH_MB if hash_mb is None else hash_mb
     if floor_book is not None:
         try:
             fb = load(floor_book)
@@ -294,7 +304,7 @@ class _RunState:
         self.nodes = 0
         self.done_run = 0
         self._progress: Progress | None = None
-        self._task = None
+        self._task: TaskID | None = None
 
     def progress_bar(self, total: int, done: int):
         state = self
@@ -338,7 +348,7 @@ class _RunState:
         self.cpu_seconds += seconds
         self.nodes += nodes
         self.done_run += hi - lo
-        if self._progress is not None:
+        if self._progress is not None and self._task is not None:
             self._progress.update(self._task, advance=hi - lo)
         self.tick()
 

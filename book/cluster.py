@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import importlib.metadata
 import logging
 import signal
 import threading
@@ -112,8 +113,8 @@ def dashboard_available(bokeh_version: str | None = None) -> bool:
 
     if bokeh_version is None:
         try:
-            from bokeh import __version__ as bokeh_version
-        except ImportError:
+            bokeh_version = importlib.metadata.version("bokeh")
+        except importlib.metadata.PackageNotFoundError:
             return False
     return BOKEH_REQUIREMENT.specifier.contains(bokeh_version, prereleases=True)
 
@@ -198,7 +199,9 @@ def cluster_client(workers: int, scheduler: str | None, console: Console) -> Ite
             what = f"scheduler {scheduler}: {nw} workers, {threads} threads"
             if not nw:
                 what += f" (the build waits for `dask worker {scheduler}`)"
-            bokeh = client.get_versions(packages=["bokeh"])["scheduler"]["packages"]["bokeh"]
+            versions = client.get_versions(packages=["bokeh"])
+            assert isinstance(versions, dict)  # a synchronous client: no coroutine
+            bokeh = versions["scheduler"]["packages"]["bokeh"]
             has_dashboard = bokeh is not None and dashboard_available(bokeh)
         else:
             has_dashboard = dashboard_available()

@@ -204,7 +204,7 @@ def load_cache(path: Path) -> Book:
             scores = np.fromfile(f, dtype=np.int8, count=n)
     except OSError as exc:
         raise BookError(f"{path}: cannot read ({exc.strerror})") from None
-    if zlib.crc32(scores, zlib.crc32(keys)) != crc:
+    if zlib.crc32(scores.data, zlib.crc32(keys.data)) != crc:
         raise BookError(f"{path}: checksum mismatch (file damaged)")
     return Book(keys, scores, plies, path=path, _checksum=digest)
 

@@ -11,6 +11,8 @@ between threads never shows a torn entry.
 
 from __future__ import annotations
 
+from typing import Any
+
 from llvmlite import ir
 from numba import types
 from numba.core import cgutils
@@ -74,7 +76,7 @@ load_i8 = _make_load(types.int8, 8, False)
 
 
 @intrinsic
-def sleep_us(typingctx, usec):
+def _sleep_us(typingctx, usec):
     """Sleep ``usec`` microseconds inside a kernel (libc ``usleep``), GIL released.
 
     Used by paused searches so that they wait without using CPU. The symbol is resolved
@@ -93,6 +95,10 @@ def sleep_us(typingctx, usec):
     return sig, codegen
 
 
+#: ``sleep_us(usec)`` as the kernels call it (typed ``Any``, as :data:`prefetch`).
+sleep_us: Any = _sleep_us
+
+
 def address(arr) -> int:
     """Data address of a contiguous numpy array, for passing to kernels."""
     if not arr.flags.c_contiguous:
@@ -101,7 +107,7 @@ def address(arr) -> int:
 
 
 @intrinsic
-def prefetch(typingctx, addr, idx):
+def _prefetch(typingctx, addr, idx):
     """Hint the CPU to bring the 64-bit word ``idx`` of ``addr`` into the cache (``llvm.prefetch``).
 
     Lets a node start the memory accesses of its table probes before it needs them.
@@ -121,3 +127,8 @@ def prefetch(typingctx, addr, idx):
         return context.get_dummy_value()
 
     return sig, codegen
+
+
+#: ``prefetch(addr, idx)`` as the kernels call it (typed ``Any``: mypy reads the intrinsic's
+#: definition, whose first parameter is numba's typing context).
+prefetch: Any = _prefetch

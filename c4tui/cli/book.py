@@ -122,7 +122,8 @@ def build(
             console=_err,
             floor_book=floor_book,
             scheduler=scheduler,
-            **options.given(hash_mb=hash_mb, workers=workers),
+            hash_mb=hash_mb,
+            workers=workers,
         )
     except SchedulerError as exc:
         fail(str(exc))

@@ -22,7 +22,8 @@ def prepare_books(console: Console):
                            TimeElapsedColumn(), console=console, transient=True)
             bar.start()
             task = bar.add_task("", total=total)
-        bar.update(task, completed=done, total=total)
+        if task is not None:
+            bar.update(task, completed=done, total=total)
 
     try:
         return pkg.load_default(progress=progress)

@@ -59,7 +59,7 @@ def _options(
 
 
 def _command_names() -> set[str]:
-    names = {c.name or c.callback.__name__ for c in app.registered_commands}
+    names = {c.name or getattr(c.callback, "__name__", "") for c in app.registered_commands}
     names |= {g.name for g in app.registered_groups if g.name}
     return names
 
