@@ -5,6 +5,7 @@ said in one line), and bad command lines (one line, no traceback)."""
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
 import textwrap
@@ -192,3 +193,26 @@ def test_the_sprt_stops_a_match_against_a_random_mover_with_h1(tmp_path):
     assert summary["sprt"]["verdict"] == "H1"
     assert summary["sprt"]["llr"] >= summary["sprt"]["upper"]
     assert summary["games"] < 60 and summary["losses"] == 0
+
+
+def test_ctrl_c_stops_at_once_with_the_summary_and_status_130(tmp_path):
+    script = tmp_path / "faulty.py"
+    script.write_text(FAULTY, encoding="utf-8")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "c4tui", "match", "", f"{sys.executable} {script} hang",
+         "--openings", str(openings_file(tmp_path, "44")), "--timeout", "60"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        assert proc.stdout is not None
+        while not proc.stdout.readline().startswith("100 games"):  # the heading: playing
+            assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=20)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    assert out, (out, err)
+    assert out.splitlines()[0].startswith("match over after ") and \
+        out.splitlines()[0].endswith(" s (interrupted)")
+    assert "Traceback" not in err

@@ -6,7 +6,7 @@ import shlex
 import sys
 import time
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -14,6 +14,9 @@ from c4tui.units import UnitError, parse_count
 
 from .errors import FAILURE, bad_value, fail
 from .size import SIZE_OPTION, check_size
+
+if TYPE_CHECKING:
+    from c4tui.match.runner import MatchConfig
 
 DEFAULT_NODES = 20_000  # per move, when neither --nodes nor --movetime is given
 MAX_MOVETIME_MS = 3_600_000
@@ -57,9 +60,9 @@ def _options(pairs: list[str], option: str) -> dict[str, str]:
 
 
 def match(
-    engine_a: Annotated[str | None, typer.Argument(metavar="[ENGINE_A]", help=ENGINE_HELP,
+    engine_a: Annotated[str | None, typer.Argument(metavar="ENGINE_A", help=ENGINE_HELP,
                                                    show_default=False)] = None,
-    engine_b: Annotated[str | None, typer.Argument(metavar="[ENGINE_B]", help=ENGINE_HELP,
+    engine_b: Annotated[str | None, typer.Argument(metavar="ENGINE_B", help=ENGINE_HELP,
                                                    show_default=False)] = None,
     games: Annotated[int, typer.Option("--games", help="Games to play (the most, with "
                                        "--sprt).")] = 100,
@@ -121,9 +124,8 @@ def match(
     from c4tui.match.openings import OpeningsError, book_openings, read_openings
     from c4tui.match.player import OWN_ENGINE, EngineSpec
     from c4tui.match.records import check_directory
-    from c4tui.match.runner import Match, MatchConfig, MatchError
+    from c4tui.match.runner import MatchConfig
     from c4tui.match.sprt import Sprt
-    from c4tui.match.table import Output
 
     check_size(size, "match")
     argv_a, argv_b = _engine(engine_a, "ENGINE_A"), _engine(engine_b, "ENGINE_B")
@@ -151,36 +153,42 @@ def match(
                              records)
     except (ValueError, OpeningsError, GameFileError) as exc:
         fail(f"match: {exc}")
-    mode = "json" if json_out else ("live" if sys.stdout.isatty() else "plain")
+    where = f"from {openings}" if openings is not None else \
+        f"drawn {opening_plies}-disc book positions"
+    _play(config, "json" if json_out else ("live" if sys.stdout.isatty() else "plain"), where)
+
+
+def _play(config: MatchConfig, mode: str, where: str) -> None:
+    """Start the engines, play, print; one line and exit status 2 (an engine does not
+    start), 1 (the match failed) or 130 (Ctrl-C)."""
+    from c4tui.match.runner import Match, MatchError
+    from c4tui.match.table import Output
+
     output: list[Output] = []
     the_match = Match(config, lambda rec, state: output[0].game(rec, state))
     t0 = time.monotonic()
-    try:
+    try:  # one block: Ctrl-C may come between any two steps
         the_match.start()
-    except MatchError as exc:
-        fail(f"match: {exc}")
-    except KeyboardInterrupt:
-        the_match.close()
-        fail("match: interrupted", 130)
-    heading = _heading(the_match, config, openings, opening_plies)
-    output.append(Output(mode, the_match.names, heading, test))
-    try:
+        output.append(Output(mode, the_match.names,
+                             _heading(config, the_match.names, where), config.sprt))
         state = the_match.run()
     except MatchError as exc:
+        if not output:  # an engine did not start: the command line's fault
+            fail(f"match: {exc}")
         output[0].finish(the_match.state, time.monotonic() - t0, "failed")
         fail(f"match: {exc}", FAILURE)
     except KeyboardInterrupt:
         the_match.close()
+        if not output:
+            fail("match: interrupted", 130)
         output[0].finish(the_match.state, time.monotonic() - t0, "interrupted")
         raise typer.Exit(130) from None
     output[0].finish(state, time.monotonic() - t0)
 
 
-def _heading(the_match, config, openings: Path | None, plies: int) -> str:
-    """``A: c4tui 0.1.0 (20,000 nodes per move) - B: ...`` and what the match plays."""
-    names = the_match.names
+def _heading(config: MatchConfig, names: dict[str, str], where: str) -> str:
+    """``A: c4tui 0.1.0 (20,000 nodes per move)  vs  B: ...`` and what the match plays."""
     a, b = config.engines
-    where = f"from {openings}" if openings is not None else f"drawn {plies}-disc book positions"
     lines = [f"A: {names['A']} ({a.limits_text()})  vs  B: {names['B']} ({b.limits_text()})",
              f"{config.games} games, {len(config.openings)} openings {where}, "
              f"{config.concurrency} at once, adjudication "

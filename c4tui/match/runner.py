@@ -204,7 +204,7 @@ class Match:
     def _finished(self, record: GameRecord) -> None:
         config = self.config
         with self._lock:
-            if self.error:
+            if self.error or self._stop.is_set():  # over (SPRT, Ctrl-C): games are dropped
                 return
             tally = self.state.tally
             tally.add(record.pair, record.points("A"))
