@@ -194,7 +194,7 @@ async def variations() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: ready(app))
         app.model.goto_path((0, 0, 1, 0))  # 2. c1 c2, inside the first variation
-        app.show(moved=True)
+        app.position_changed()
         await wait_for(pilot, lambda: (v := app.bridge.view(app.position)).exact is not None
                        and v.exact.best is not None)
         app.state_changed()

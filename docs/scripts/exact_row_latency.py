@@ -48,33 +48,35 @@ async def measure(discs: int, limit: int, auto: bool = False,
         e = app.bridge.view(app.position).exact
         return e is not None and e.status is ExactStatus.DONE
 
-    play, show = app.action_play, app.show
+    import c4tui.app.main as app_main
 
-    def timed_play(col: int) -> None:
+    play, render = app.game_tree.play_column, app_main.render
+
+    def timed_play(col: int) -> bool:
         moved.append(time.perf_counter())
         shown.clear()
-        play(col)
+        return play(col)
 
-    def timed_show(moved: bool = False) -> None:
-        show(moved)
+    def timed_render(screen, frame) -> None:  # noqa: ANN001 - render's own
+        render(screen, frame)
         if not shown and done():
             shown.append(time.perf_counter())
 
-    app.action_play, app.show = timed_play, timed_show
+    app.game_tree.play_column, app_main.render = timed_play, timed_render
 
     async with app.run_test(size=(80, 24)) as pilot:
         while app.bridge.view(app.position).state is not EngineState.READY or not done():
             await pilot.pause(0.05)
         for moves in starts:
             pos = Position.from_moves(moves)
-            app.load_position(pos)
+            app.files.load_position(pos)
             for c in range(7):
                 if not pos.can_play(c) or pos.is_winning_move(c):
                     continue
                 await pilot.pause(think)
                 await pilot.press(str(c + 1))
                 while not shown:
-                    await asyncio.sleep(0.05)  # the times come from show(), not this poll
+                    await asyncio.sleep(0.05)  # the times come from render(), not this poll
                 times.append(1000 * (shown[0] - moved[-1]))
                 await pilot.press("u")
     return times
