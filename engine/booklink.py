@@ -30,4 +30,5 @@ def book_args(book: BookLike | None) -> tuple[int, int, int, int]:
         return NO_BOOK
     if not callable(getattr(book, "probe_args", None)):
         raise TypeError(f"book: expected a book (with probe_args) or None, not {book!r}")
-    return tuple(book.probe_args())
+    keys, scores, n, plies = book.probe_args()  # (a book may return a list)
+    return keys, scores, n, plies
