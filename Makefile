@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test typecheck lint bench clean fuzz
+.PHONY: run test test-fast typecheck lint bench clean fuzz
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,6 +20,13 @@ run: $(VENV)/.installed
 # installs them first, and under CI=true a missing browser fails the test).
 test: typecheck
 	$(BIN)/pytest -q $(PYTEST_ARGS)
+
+# The fast subset, under a minute once numba's cache is warm: a little of every package
+# (engine exactness, CLI, UGI, game files, books, a few app pilots), without the tests that
+# tests/conftest.py's SLOW table marks slow (real processes, terminals, the engine's
+# pilots, seconds of work).
+test-fast: $(VENV)/.installed
+	$(BIN)/pytest -q -m "not slow" $(PYTEST_ARGS)
 
 # mypy sees the package as installed (engine/ and book/ are c4tui.engine and c4tui.book):
 # .typecheck/c4tui links each entry of c4tui/ and the two top-level packages.

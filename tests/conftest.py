@@ -1,4 +1,4 @@
-"""Shared fixtures."""
+"""Shared fixtures, and which tests are ``slow`` (left out of ``make test-fast``)."""
 
 from __future__ import annotations
 
@@ -6,6 +6,114 @@ import os
 
 import platformdirs
 import pytest
+
+#: The tests ``make test-fast`` (``pytest -m "not slow"``) leaves out; ``make test`` runs
+#: them too. A file (all its tests) or ``file::test`` (all its parameters), with why: real
+#: processes, terminals, a browser or Dask; the engine compiled cold; or seconds of work
+#: (``pytest --durations``, two shared cores). Kept in one table rather than on the tests,
+#: so that the fast subset reads in one place; a name here that its file no longer has
+#: is an error, so a renamed test cannot silently join the fast subset.
+SLOW: dict[str, str] = {
+    # whole files: the engine's pilots, real processes, clusters, other board sizes
+    "tests/fuzz/test_fuzz_app.py": "monkey runs of the app, 15 s",
+    "tests/fuzz/test_fuzz_cli.py": "real c4tui processes, 13 s",
+    "tests/fuzz/test_fuzz_gamefile.py": "8 s; tests/test_gamefile.py is the fast share",
+    "tests/fuzz/test_fuzz_prompts.py": "every prompt through the UI, 25 s",
+    "tests/test_app_80x24.py": "pilots, a few seconds",
+    "tests/test_app_column_values.py": "the engine's pilots, the solver's budget",
+    "tests/test_app_db12.py": "the engine's pilots",
+    "tests/test_app_engine.py": "the engine's pilots, 25 s",
+    "tests/test_app_external.py": "external engine processes, 15 s",
+    "tests/test_app_faults.py": "tiny terminals and key bursts, 50 s",
+    "tests/test_app_files.py": "file dialogs, 13 s",
+    "tests/test_app_hints.py": "the engine's pilots",
+    "tests/test_app_idle.py": "CPU measured over seconds",
+    "tests/test_app_navigator.py": "pilots, 5 s",
+    "tests/test_app_no_book.py": "the engine's pilots",
+    "tests/test_app_play.py": "the engine plays, 12 s",
+    "tests/test_app_review.py": "reviews with the engine, 18 s",
+    "tests/test_app_session.py": "the real app in a pty, 20 s",
+    "tests/test_app_snapshots.py": "snapshots after the engine's analysis, 10 s",
+    "tests/test_book_dask.py": "Dask clusters, 30 s",
+    "tests/test_match_run.py": "real matches between engine processes, 20 s",
+    "tests/test_reliability_crash.py": "kill -9 of saves and builds",
+    "tests/test_reliability_interrupt.py": "Ctrl-C of real solves, one on a cold cache",
+    "tests/test_reliability_memory.py": "prompts opened and closed, 5 s",
+    "tests/test_reliability_quit.py": "the real app in a pty, quit timed",
+    "tests/test_sizes.py": "kernels compiled for other board sizes, minutes",
+    "tests/test_solve_progress.py": "the empty board solved on a pty, 30 s",
+    "tests/test_solver_threads.py": "a cold compile (60 s) and thread scaling",
+    "tests/test_ugi_faults.py": "engine processes with faults, 20 s",
+    "tests/test_ugi_match.py": "games between engine processes, 11 s",
+    # single tests in files that are otherwise quick
+    "tests/fuzz/test_fuzz_controller.py::test_paused_and_stepped_search_is_exact": "3 s",
+    "tests/fuzz/test_fuzz_hostile.py::test_solve_on_long_lines": "processes, 2 s",
+    "tests/fuzz/test_fuzz_ugi.py::test_real_engine_process": "processes, 2 s",
+    "tests/test_analysis_cli.py::test_analyze_names_where_an_answer_came_from": "6 s",
+    "tests/test_analysis_eval.py::test_threat_fill_outcome_exact_with_one_free_column": "1 s",
+    "tests/test_app.py::test_closing_the_terminal_ends_the_app": "a pty",
+    "tests/test_app.py::test_sighup_ends_the_app": "a pty",
+    "tests/test_app.py::test_quit_during_the_first_compile_is_immediate": "a cold compile",
+    "tests/test_app.py::test_save_and_load_through_the_picker": "1.5 s",
+    "tests/test_app.py::test_node_limit_and_hash_prompts_validate": "1.5 s",
+    "tests/test_app.py::test_absurd_numbers_in_prompts_give_one_line_errors": "1.3 s",
+    "tests/test_book_answer.py::test_solve_searches_what_the_books_leave_open": "2-20 s",
+    "tests/test_book_answer.py::test_solve_with_a_damaged_book_warns_and_searches": "2 s",
+    "tests/test_book_build.py::test_worker_processes_and_sigterm_resume": "Dask, 3 s",
+    "tests/test_book_build.py::test_killed_build_leaves_no_workers": "Dask, 3 s",
+    "tests/test_book_build.py::test_engine_uses_the_book": "a process, 2 s",
+    "tests/test_book_enum.py::test_known_counts": "1 s",
+    "tests/test_cli_vocabulary.py::test_help_shows_no_bool_placeholder_and_says_its_defaults":
+        "every command's help, 2 s",
+    "tests/test_db12.py::test_conversion_is_cached_and_a_damaged_cache_is_rebuilt":
+        "converts the 12-ply database, 9 s",
+    "tests/test_db12.py::test_a_cache_directory_it_cannot_write_is_said_once_and_converted_once":
+        "converts the 12-ply database, 3 s",
+    "tests/test_hostile_input.py::test_cli_refuses_devices_and_fifos_with_one_line": "5 s",
+    "tests/test_hostile_input.py::test_cli_huge_numbers_are_one_line_errors": "processes",
+    "tests/test_hostile_input.py::test_cli_reads_no_endless_line_from_stdin": "a process",
+    "tests/test_hostile_input.py::test_a_book_bomb_is_refused_before_it_inflates": "1 s",
+    "tests/test_match_stats.py::test_simulated_equal_engines_mostly_accept_h0": "1 s",
+    "tests/test_search.py::test_random_control_sequences_never_deadlock": "200 sequences",
+    "tests/test_serve.py::test_the_workstation_plays_in_a_headless_browser": "a browser",
+    "tests/test_serve.py::test_sessions_are_bounded_clamped_and_reaped": "sessions, 1.5 s",
+    "tests/test_serve.py::test_a_stuck_session_is_killed_and_waited_for": "3.5 s",
+    "tests/test_serve.py::test_stopping_the_server_ends_its_sessions": "sessions, 1 s",
+    "tests/test_serve.py::test_a_killed_server_leaves_no_session_behind": "2 s",
+    "tests/test_serve.py::test_a_non_local_host_needs_public": "a server, 1 s",
+    "tests/test_solver.py::test_transpositions_share_one_key": "2 s",
+    "tests/test_solver.py::test_pons_sets": "Pons's test sets, 2-3 s each",
+    "tests/test_solver.py::test_a_stopped_analysis_says_what_it_had_proven": "1 s",
+    "tests/test_ugi_protocol.py::test_bad_input_is_one_error_line_and_keeps_the_position":
+        "an engine process per case, 10 s",
+    "tests/test_ugi_protocol.py::test_a_go_that_cannot_search_answers_the_null_move": "5 s",
+    "tests/test_ugi_protocol.py::test_exact_play_is_perfect": "5 s",
+    "tests/test_ugi_protocol.py::test_timed_go_answers_in_time": "2 s",
+    "tests/test_ugi_protocol.py::test_infinite_waits_for_stop_and_answers_isready_and_query_meanwhile":
+        "2 s",
+    "tests/test_ugi_protocol.py::test_a_storm_of_random_commands_neither_breaks_nor_hangs_the_engine":
+        "2 s",
+    "tests/test_variations.py::test_the_move_list_scrolls_to_the_viewed_move_at_80x24": "3 s",
+    "tests/test_variations.py::test_keys_make_switch_promote_delete_and_comment_variations":
+        "2 s",
+}
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m "not slow" deselects by the marker
+def pytest_collection_modifyitems(config, items) -> None:
+    """Mark the tests of :data:`SLOW` ``slow``; refuse a name there that its file lacks."""
+    modules = {}
+    for item in items:
+        path = item.nodeid.partition("::")[0]
+        modules.setdefault(path, getattr(item, "module", None))
+        name = getattr(item, "originalname", item.name)
+        if path in SLOW or f"{path}::{name}" in SLOW:
+            item.add_marker(pytest.mark.slow)
+    gone = [key for key in SLOW if "::" in key
+            and (module := modules.get(key.partition("::")[0])) is not None
+            and not hasattr(module, key.partition("::")[2])]
+    if gone:
+        raise pytest.UsageError(f"tests/conftest.py SLOW names tests that do not exist: {gone}")
 
 # The converted 12-ply database is cached per user (a few seconds to build). Pin the cache
 # directory before any test changes HOME, so that every test and CLI subprocess of the run

@@ -91,7 +91,6 @@ def python_on(size: str, code: str) -> str:
     return out.stdout
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("size", _sizes())
 def test_size_against_brute_force(size: str) -> None:
     """Random positions with 10 and 12 empty squares: the solver's score and every
@@ -126,7 +125,6 @@ def _pons_moves(score: int, ply: int, area: int) -> int:
     return (n - ply) // 2 + 1
 
 
-@pytest.mark.slow
 def test_odd_area_scores_are_the_fields() -> None:
     """Bug (issue 24): on an odd-area board a second player's win scored one more than in
     Pons's solver and Steininger's c4 (``(W*H + 1 - n) // 2`` for a win with the disc played

@@ -208,7 +208,6 @@ def test_mirrored_entries_give_best_moves_of_the_right_side(threads: int) -> Non
             assert expected[res.best_move] == score, (pos.digits(), res.best_move)
 
 
-@pytest.mark.slow
 def test_cli_says_compiling_only_when_cold(tmp_path) -> None:
     """A cold numba cache: `c4tui solve` says it is compiling; the next run loads the cache
     silently (the app's analysis kernel is not needed for that)."""
