@@ -22,7 +22,8 @@ def _plain(text: str) -> str:
 
 def test_the_live_table_redraws_in_place_and_ends_with_the_summary():
     out = io.StringIO()
-    view = Output("live", {"A": "one", "B": "two"}, "A: one  vs  B: two", Sprt(0, 10), out)
+    view = Output("live", {"A": "one", "B": "two"}, Sprt(0, 10), out)
+    view.begin("A: one  vs  B: two")
     tally = Tally()
     games = [(1.0, NORMAL), (0.5, NORMAL), (0.0, CRASH)]
     for i, (points, how) in enumerate(games):
@@ -54,7 +55,8 @@ def test_the_live_table_redraws_in_place_and_ends_with_the_summary():
 
 def test_plain_lines_when_not_a_terminal():
     out = io.StringIO()
-    view = Output("plain", {"A": "one", "B": "two"}, "heading", None, out)
+    view = Output("plain", {"A": "one", "B": "two"}, None, out)
+    view.begin("heading")
     tally = Tally()
     tally.add(0, 1.0)
     view.game(GameRecord(1, 0, Opening(()), "A", (3,), 0), MatchState(1, 2, tally))

@@ -6,17 +6,17 @@ import shlex
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
+from c4tui.match.adjudicator import DEFAULT_EMPTY, MAX_EMPTY
+from c4tui.match.player import DEFAULT_TIMEOUT
+from c4tui.match.runner import MAX_CONCURRENCY, MatchConfig
 from c4tui.units import UnitError, parse_count
 
 from .errors import FAILURE, bad_value, fail
 from .size import SIZE_OPTION, check_size
-
-if TYPE_CHECKING:
-    from c4tui.match.runner import MatchConfig
 
 DEFAULT_NODES = 20_000  # per move, when neither --nodes nor --movetime is given
 MAX_MOVETIME_MS = 3_600_000
@@ -66,8 +66,9 @@ def match(
                                                    show_default=False)] = None,
     games: Annotated[int, typer.Option("--games", help="Games to play (the most, with "
                                        "--sprt).")] = 100,
-    concurrency: Annotated[int, typer.Option("--concurrency", help="Games played at once "
-                                             "(each a pair of engine processes; 1-16).")] = 1,
+    concurrency: Annotated[int, typer.Option(
+        "--concurrency", help="Games played at once (each a pair of engine processes; "
+        f"1-{MAX_CONCURRENCY}).")] = 1,
     openings: Annotated[Path | None, typer.Option(
         "--openings", metavar="FILE", show_default=False,
         help="Openings, one move string per line (default: drawn positions of our "
@@ -85,7 +86,7 @@ def match(
     timeout: Annotated[float, typer.Option(
         "--timeout", metavar="SECONDS",
         help="How long a move may take beyond --movetime before the engine loses on "
-        "time.")] = 10.0,
+        "time.")] = DEFAULT_TIMEOUT,
     option: Annotated[list[str] | None, typer.Option(
         "--option", metavar="NAME=VALUE", show_default=False,
         help="A UGI option for both engines (repeatable).")] = None,
@@ -98,7 +99,7 @@ def match(
     adjudicate: Annotated[int, typer.Option(
         "--adjudicate", metavar="EMPTY",
         help="End a game with its exact result once at most EMPTY squares are empty "
-        "(0: never; at most 20).")] = 12,
+        f"(0: never; at most {MAX_EMPTY}).")] = DEFAULT_EMPTY,
     sprt: Annotated[tuple[float, float] | None, typer.Option(
         "--sprt", metavar="ELO0 ELO1", show_default=False,
         help="Stop once an SPRT on game pairs accepts H0 (Elo A-B = ELO0) or H1 (= ELO1)."
@@ -124,7 +125,6 @@ def match(
     from c4tui.match.openings import OpeningsError, book_openings, read_openings
     from c4tui.match.player import OWN_ENGINE, EngineSpec
     from c4tui.match.records import check_directory
-    from c4tui.match.runner import MatchConfig
     from c4tui.match.sprt import Sprt
 
     check_size(size, "match")
@@ -169,8 +169,8 @@ def _play(config: MatchConfig, mode: str, where: str) -> None:
     t0 = time.monotonic()
     try:  # one block: Ctrl-C may come between any two steps
         the_match.start()
-        output.append(Output(mode, the_match.names,
-                             _heading(config, the_match.names, where), config.sprt))
+        output.append(Output(mode, the_match.names, config.sprt))
+        output[0].begin(_heading(config, the_match.names, where))
         state = the_match.run()
     except MatchError as exc:
         if not output:  # an engine did not start: the command line's fault

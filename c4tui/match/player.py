@@ -14,6 +14,8 @@ OWN_ENGINE = (sys.executable, "-m", "c4tui.ugi")
 #: kernels on a cold numba cache: about a minute on two busy cores).
 UGI_TIMEOUT = 30.0
 READY_TIMEOUT = 300.0
+#: Seconds a move may take beyond its movetime before the engine loses on time.
+DEFAULT_TIMEOUT = 10.0
 
 
 @dataclass(frozen=True)
@@ -24,7 +26,7 @@ class EngineSpec:
     options: Mapping[str, str] = field(default_factory=dict)
     nodes: int | None = None
     movetime_ms: int | None = None
-    timeout: float = 10.0  #: seconds a move may take beyond ``movetime_ms``
+    timeout: float = DEFAULT_TIMEOUT  #: seconds a move may take beyond ``movetime_ms``
 
     @property
     def go(self) -> str:

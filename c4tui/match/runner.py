@@ -18,7 +18,7 @@ from pathlib import Path
 from c4tui.gamefile import GameFileError
 from c4tui.ugi.client import EngineGone
 
-from .adjudicator import Adjudicator
+from .adjudicator import DEFAULT_EMPTY, Adjudicator
 from .game import CRASH, TIME, GameRecord, play_game
 from .openings import Opening
 from .player import EngineSpec, Player
@@ -43,7 +43,7 @@ class MatchConfig:
     openings: Sequence[Opening]
     games: int
     concurrency: int = 1
-    adjudicate: int = 0
+    adjudicate: int = DEFAULT_EMPTY  #: empty squares (0: never)
     sprt: Sprt | None = None
     records: Path | None = None
 

@@ -70,21 +70,25 @@ class Output:
     """Prints a match as it goes: ``mode`` is ``"live"`` (a terminal), ``"plain"`` or
     ``"json"``."""
 
-    def __init__(self, mode: str, names: dict[str, str], heading: str, sprt: Sprt | None,
+    def __init__(self, mode: str, names: dict[str, str], sprt: Sprt | None,
                  out: TextIO | None = None) -> None:
         self.mode = mode
         self.names = names
         self.sprt = sprt
         self.out = out or sys.stdout
         self._live: Live | None = None
-        if mode == "json":
+
+    def begin(self, heading: str) -> None:
+        """Print the heading (not in JSON) and, on a terminal, start the live table."""
+        if self.mode == "json":
             return
+        sprt = self.sprt
         if sprt is not None:
             heading += (f"\nSPRT: H0 Elo {sprt.elo0:g}, H1 Elo {sprt.elo1:g}, alpha "
                         f"{sprt.alpha:g}, beta {sprt.beta:g}: LLR bounds {sprt.lower:+.2f}, "
                         f"{sprt.upper:+.2f}")
         print(heading, file=self.out, flush=True)
-        if mode == "live":
+        if self.mode == "live":
             from rich.console import Console
             from rich.live import Live
 
