@@ -13,7 +13,6 @@ from typing import Generic, TypeVar
 from .settings import RECENT_POSITIONS
 
 V = TypeVar("V")
-_MISSING = object()
 
 
 class PositionCache(Generic[V]):
@@ -25,19 +24,18 @@ class PositionCache(Generic[V]):
 
     def get(self, key: int, default: V | None = None) -> V | None:
         """The value of ``key`` (now the most recent), else ``default``."""
-        value = self._items.get(key, _MISSING)
-        if value is _MISSING:
+        if key not in self._items:
             return default
         self._items.move_to_end(key)
-        return value  # type: ignore[return-value]
+        return self._items[key]
 
     def setdefault(self, key: int, default: V) -> V:
         """The value of ``key``, storing ``default`` first if there is none."""
-        value = self.get(key, _MISSING)  # type: ignore[arg-type]
-        if value is _MISSING:
+        if key not in self._items:
             self[key] = default
             return default
-        return value  # type: ignore[return-value]
+        self._items.move_to_end(key)
+        return self._items[key]
 
     def pop(self, key: int, default: V | None = None) -> V | None:
         return self._items.pop(key, default)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from c4tui.engine.geometry import COLUMN_NAMES, HEIGHT, SIZE
 from c4tui.engine.position import IllegalMoveError, Position, square_name
@@ -66,7 +67,7 @@ def parse_info(line: str) -> Info:
     words = line.split()
     if not words or words[0] != "info":
         raise InfoError(f"not an info line: {shorten(line)!r}")
-    fields: dict[str, object] = {}
+    fields: dict[str, Any] = {}  # each value parsed for its key above
     i = 1
     while i < len(words):
         key = words[i]
@@ -98,7 +99,7 @@ def parse_info(line: str) -> Info:
             break
         else:
             raise InfoError(f"info: unknown field {shorten(key, 20)!r}")
-    return Info(**fields)  # type: ignore[arg-type]
+    return Info(**fields)
 
 
 # ---------------------------------------------------------------------- moves

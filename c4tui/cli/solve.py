@@ -75,16 +75,17 @@ def run_interruptibly(work: Callable[[], T], stop: Callable[[], None] | None = N
     are raised here. ``progress`` reports at every slice and is ended before this returns
     or exits.
     """
-    box: dict[str, object] = {}
+    values: list[T] = []
+    errors: list[BaseException] = []
     # An event, not Thread.join: a join interrupted by Ctrl-C can mark the thread as
     # ended while it still runs (Python 3.11's bpo-45274 fix).
     done = threading.Event()
 
     def target() -> None:
         try:
-            box["value"] = work()
+            values.append(work())
         except BaseException as exc:  # handed to the main thread, which reports it
-            box["error"] = exc
+            errors.append(exc)
         finally:
             done.set()
 
@@ -108,9 +109,9 @@ def run_interruptibly(work: Callable[[], T], stop: Callable[[], None] | None = N
         _interrupted(running=not done.is_set())
     if progress is not None:
         progress.done()
-    if "error" in box:
-        raise box["error"]  # type: ignore[misc]
-    return box["value"]  # type: ignore[return-value]
+    if errors:
+        raise errors[0]
+    return values[0]
 
 
 def solve(

@@ -37,8 +37,9 @@ class OnceModalScreen(ModalScreen[ScreenResultType]):
 
     _dismissed = False
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, name: str | None = None, id: str | None = None,
+                 classes: str | None = None) -> None:
+        super().__init__(name, id, classes)
         self._keys: deque[events.Key] = deque(maxlen=64)  # the keys that passed it
 
     @property
