@@ -16,7 +16,7 @@ from c4tui.app.widgets import BoardView
 async def main(cols: int, rows: int) -> None:
     app = C4App(None, engine=False)
     out: dict = {}
-    async with app.run_test(size=(cols, rows)) as pilot:
+    async with app.run_test(size=(cols, rows), notifications=True) as pilot:
         await pilot.press("1", "1", "9" if WIDTH >= 9 else "2")
         await pilot.press("right", "enter")
         board = app.query_one("#board", BoardView)
@@ -27,7 +27,7 @@ async def main(cols: int, rows: int) -> None:
         out["line"] = app.model.line
         out["board"] = str(board.render())
         out["box"] = [board.size.width, board.size.height]
-        out["notes"] = [str(n.message) for n in app._notifications]
+        out["notes"] = [str(t.render()) for t in app.screen.query("Toast")]  # on the screen
         moves, top = app.query_one("#moves-box").region, app.query_one("#top").region
         out["moves_box"] = moves.height if moves.bottom <= top.bottom else 0  # 0: cut
     print(json.dumps(out))
