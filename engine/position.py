@@ -8,7 +8,14 @@ Notations:
 * digit strings, the perfect solvers' convention: ``"4453"`` (columns 1-7 on 7x6, first
   move first; boards of 10 to 12 columns write columns 10-12 as ``A``-``C``);
 * algebraic squares, MILTON's: ``"d1 d2 e1 c1"`` (column a-g on 7x6, then the row 1-6 the
-  disc lands on).
+  disc lands on);
+* 0-based digit strings, BitBully's and Steininger's c4's, behind the prefix ``0:``:
+  ``"0:3342"`` is ``"4453"`` (columns 0-6 on 7x6);
+* links of connect4.gamesolver.org (and any tool's link with a ``pos=`` query of the same
+  1-based digits): ``"https://connect4.gamesolver.org/?pos=4453"``.
+
+:meth:`Position.parse` reads all four, the one reading of a typed position for the CLI and
+the app; :meth:`Position.link` and :meth:`Position.zero_based` write the last two.
 
 Illegal input raises :class:`IllegalMoveError` (a ``ValueError``) whose message says what
 and where, e.g. ``move 5 (d): column d is full``.
@@ -104,6 +111,13 @@ MOVE_CHARS = "123456789ABC"[:WIDTH]
 #: How the notations' columns and squares read in messages: "1-7", "a1-g6" on 7x6.
 COLUMN_RANGE = f"1-{MOVE_CHARS[-1]}"
 SQUARE_RANGE = f"a1-{COLUMN_NAMES[-1]}{HEIGHT}"
+#: The 0-based notation: its prefix and its characters, one per column (0-9, then A-B).
+ZERO_BASED_PREFIX = "0:"
+ZERO_BASED_CHARS = "0123456789AB"[:WIDTH]
+#: connect4.gamesolver.org's link to a position: its 1-based digits follow.
+GAMESOLVER_LINK = "https://connect4.gamesolver.org/?pos="
+#: How much of a link an error quotes (its ``pos=`` is at the end).
+LINK_CHARS = 100
 #: How much of a bad word a message quotes (a word may be thousands of characters long).
 SHOWN_CHARS = 40
 
@@ -120,6 +134,13 @@ def parse_square(word: str) -> tuple[int, int] | None:
         return None
     r = int(row) - 1
     return (COLUMN_NAMES.index(low[0]), r) if 0 <= r < HEIGHT else None
+
+
+def is_link(text: str) -> bool:
+    """``text`` is written as a link (``https://…``, ``…gamesolver.org…``, ``?pos=…``),
+    so :meth:`Position.parse` reads its ``pos=`` query."""
+    low = text.lower()
+    return "://" in low or "gamesolver.org" in low or low.startswith("?pos=")
 
 
 def shown(word: str, width: int = SHOWN_CHARS) -> str:
@@ -187,13 +208,56 @@ class Position:
 
     @classmethod
     def parse(cls, text: str) -> Position:
-        """Parse either notation; an empty string is the empty board."""
+        """Parse any notation of the module docstring; an empty string is the empty board.
+
+        A link's or a 0-based string's error names it: ``link '…?pos=4458': character 4
+        '8': not a column (expected 1-7)``.
+        """
         stripped = text.strip()
+        if is_link(stripped):
+            return cls._from_link(stripped)
+        if stripped.startswith(ZERO_BASED_PREFIX):
+            return cls._from_zero_based(stripped)
         if not stripped or all(ch in MOVE_CHARS for ch in stripped):
             return cls.from_moves(stripped)
         if any(ch.isalpha() for ch in stripped):
             return cls.from_algebraic(stripped)
         return cls.from_moves(stripped.replace(" ", ""))
+
+    @classmethod
+    def _from_link(cls, link: str) -> Position:
+        """The position of a link's ``pos=`` query (1-based digits, gamesolver.org's)."""
+        from urllib.parse import parse_qs, urlsplit
+
+        named = f"link {shown(link, LINK_CHARS)}"
+        try:
+            query = parse_qs(urlsplit(link).query, keep_blank_values=True)
+        except ValueError as exc:  # e.g. a bad IPv6 host
+            raise IllegalMoveError(f"{named}: {exc}") from None
+        values = query.get("pos")
+        if values is None:
+            raise IllegalMoveError(f"{named}: no ?pos= with the moves (as in "
+                                   f"{GAMESOLVER_LINK}4453)")
+        if len(values) > 1:
+            raise IllegalMoveError(f"{named}: {len(values)} pos= fields, expected one")
+        try:
+            return cls.from_moves(values[0])
+        except IllegalMoveError as exc:
+            raise IllegalMoveError(f"{named}: {exc}") from None
+
+    @classmethod
+    def _from_zero_based(cls, text: str) -> Position:
+        """A ``0:`` string: 0-based columns (BitBully's, Steininger's c4's)."""
+        moves = text.removeprefix(ZERO_BASED_PREFIX).strip()
+        for i, ch in enumerate(moves):
+            if ch.upper() not in ZERO_BASED_CHARS:
+                raise IllegalMoveError(
+                    f"0-based {shown(text)}: character {i + 1} {ch!r}: not a column "
+                    f"(expected 0-{ZERO_BASED_CHARS[-1]})")
+        try:
+            return cls.from_moves([ZERO_BASED_CHARS.index(ch.upper()) + 1 for ch in moves])
+        except IllegalMoveError as exc:
+            raise IllegalMoveError(f"0-based {shown(text)}: {exc}") from None
 
     def copy(self) -> Position:
         """An independent copy."""
@@ -345,6 +409,14 @@ class Position:
     def digits(self) -> str:
         """The move sequence as a digit string (``"4453"``)."""
         return "".join(MOVE_CHARS[c] for c in self.history)
+
+    def zero_based(self) -> str:
+        """The move sequence as a 0-based digit string with its prefix (``"0:3342"``)."""
+        return ZERO_BASED_PREFIX + "".join(ZERO_BASED_CHARS[c] for c in self.history)
+
+    def link(self) -> str:
+        """connect4.gamesolver.org's link to this position (its ``pos=``: 1-based digits)."""
+        return GAMESOLVER_LINK + self.digits()
 
     def algebraic(self) -> str:
         """The move sequence as algebraic squares (``"d1 d2 e1 c1"``)."""

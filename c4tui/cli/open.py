@@ -29,7 +29,7 @@ def resolve_target(args: list[str]) -> Game:
     anything else is a move sequence. Raises ``ValueError`` with a one-line message.
     """
     from c4tui import gamefile
-    from c4tui.engine.position import IllegalMoveError, Position
+    from c4tui.engine.position import IllegalMoveError, Position, is_link
 
     if not "".join(args).strip():  # "" is the empty board, not the current directory
         return gamefile.Game(Position())
@@ -41,6 +41,8 @@ def resolve_target(args: list[str]) -> Game:
     try:
         return gamefile.Game(Position.parse(text))
     except IllegalMoveError as exc:
+        if is_link(text.strip()):  # not a file name: the link's own error names it
+            raise ValueError(str(exc)) from None
         if len(args) == 1 and any(ch in text for ch in "./\\~") or text.endswith(
             gamefile.GAME_SUFFIX
         ):
@@ -51,7 +53,8 @@ def resolve_target(args: list[str]) -> Game:
 def open_workstation(
     target: Annotated[
         list[str] | None,
-        typer.Argument(help="A game file, or moves: 4453 or d1 d2 e1 c1.", show_default=False),
+        typer.Argument(help="A game file, or moves: 4453, d1 d2 e1 c1, 0:3342 (0-based) or "
+                       "a connect4.gamesolver.org link (?pos=4453).", show_default=False),
     ] = None,
     auto: Annotated[
         bool, typer.Option("--auto/--no-auto", help="Start a search on every new position.")

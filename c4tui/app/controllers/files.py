@@ -173,7 +173,7 @@ class FileControl:
                 return
             self.load_position(pos)  # a new game: the old headers do not apply
 
-        self.host.ask(PromptScreen("Moves (4453 or d1 d2 e1 c1):",
+        self.host.ask(PromptScreen("Moves (4453, d1 d2 e1 c1, 0:3342 or a gamesolver link):",
                                    self.model.full_position().digits()), done)
 
     def copy(self) -> None:
@@ -181,6 +181,13 @@ class FileControl:
         digits = self.model.position.digits()
         self._copy(digits)
         self.host.say(f"copied {digits or '(empty board)'}")
+
+    def copy_link(self) -> None:
+        """``L``: connect4.gamesolver.org's link to the viewed position to the clipboard
+        (the 0-based string, BitBully's and c4's, said beside it)."""
+        pos = self.model.position
+        self._copy(pos.link())
+        self.host.say(f"copied {pos.link()} (0-based: {pos.zero_based()})")
 
     def copy_game(self) -> None:
         """``C``: the whole game file to the clipboard."""

@@ -53,8 +53,9 @@ from ..widgets import (
 )
 from ..widgets.board import KEY_COLUMNS, board_box, terminal_needed
 
-#: The height of the board's row in app.tcss (``#top``), small and big.
-TOP, BIG_TOP = 14, 20
+#: The height of the board's row in app.tcss (``#top``), small, big and wide (the tall
+#: evaluation graph with its scale).
+TOP, BIG_TOP, WIDE_TOP = 14, 20, 26
 
 #: Only with an external engine (see :meth:`SearchControl.key_state`): space stops, and
 #: n N stay in the footer greyed out.
@@ -91,6 +92,9 @@ class MainScreen(Screen[None]):
         Binding("u", "undo", "undo"),
         Binding("ctrl+r", "redo", "redo", show=False),
         Binding("t", "toggle_threats", "threats"),
+        Binding("F", "flip", "flip the board (mirror: g on the left)", show=False),
+        Binding("b", "toggle_best", "best move on the board", show=False),
+        Binding("i", "edit_headers", "game headers (event, players, date)", show=False),
         Binding("R", "review", "review game", show=False),
         Binding("space", "toggle_pause", "pause"),
         Binding("n", "step_iteration", "step"),
@@ -109,6 +113,7 @@ class MainScreen(Screen[None]):
         Binding("e", "enter_moves", "enter moves", show=False),
         Binding("c", "copy", "copy", show=False),
         Binding("C", "copy_game", "copy game file", show=False),
+        Binding("L", "copy_link", "copy gamesolver.org link", show=False),
         Binding("backspace", "take_back", "take back last move", show=False),
         Binding("p", "play_mode", "play mode", show=False),
         Binding("h", "toggle_hints", "hints", show=False),
@@ -173,10 +178,12 @@ class MainScreen(Screen[None]):
     def _fit_terminal(self, width: int, height: int) -> None:
         """Large terminals get a large board."""
         big = width >= 110 and height >= 36
+        wide = width >= 140 and height >= 46  # room for the graph's scale
         board = self.board
-        if board.big != big:
+        if board.big != big or self.has_class("-wide") != wide:
             board.big = big
             self.set_class(big, "-big")
+            self.set_class(wide, "-wide")
             self._fit_board(big)
         self._say_if_too_small(width, height)
 
@@ -188,7 +195,8 @@ class MainScreen(Screen[None]):
         self.board.styles.width = width
         # never lower than app.tcss's: the side column's moves box needs its rows (8x7's
         # 12-line box left it one line without its border)
-        self.query_one("#top").styles.height = max(height, BIG_TOP if big else TOP)
+        top = WIDE_TOP if self.has_class("-wide") else BIG_TOP if big else TOP
+        self.query_one("#top").styles.height = max(height, top)
 
     def _say_if_too_small(self, width: int, height: int) -> None:
         """A board of another size than 7x6 too large for the terminal says so (once per
@@ -264,6 +272,21 @@ class MainScreen(Screen[None]):
         self.board.show_threats = not self.board.show_threats
         self.c.host.state_changed()
 
+    def action_flip(self) -> None:
+        board = self.board
+        board.flipped = not board.flipped
+        self.c.host.say("board mirrored: column g on the left" if board.flipped
+                        else "board as usual: column a on the left")
+
+    def action_toggle_best(self) -> None:
+        board = self.board
+        board.show_best = not board.show_best
+        if board.show_best and not self.c.play.hints:
+            self.c.host.say("best move: shown once hints are on (h)")
+
+    def action_edit_headers(self) -> None:
+        self.c.tree.edit_headers()
+
     def action_review(self) -> None:
         self.c.review.start()
 
@@ -317,6 +340,9 @@ class MainScreen(Screen[None]):
 
     def action_copy(self) -> None:
         self.c.files.copy()
+
+    def action_copy_link(self) -> None:
+        self.c.files.copy_link()
 
     def action_copy_game(self) -> None:
         self.c.files.copy_game()
