@@ -234,6 +234,14 @@ class GameModel:
         self._record()
         self._root = self._root.with_comment(self.path, text)
 
+    def set_headers(self, headers: dict[str, str]) -> bool:
+        """Replace the headers (undoable); False: they were these already."""
+        if headers == self.headers and list(headers) == list(self.headers):
+            return False
+        self._record()
+        self.headers = dict(headers)
+        return True
+
     # ---------------------------------------------------------------- navigation
     def goto(self, ply: int) -> None:
         """View ply ``ply`` (clamped to the current line)."""

@@ -31,6 +31,7 @@ from .widgets import (
     StatusLine,
     ThreatPanel,
 )
+from .widgets.board import BestMove
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,21 @@ def engine_view(bridge_view: EngineView, review: ReviewControl, pos: Position) -
     return bridge_view
 
 
+def best_move(view: EngineView, pos: Position) -> BestMove | None:
+    """The engine's best move in ``pos``: every column of the best exact value once the
+    solver has them, else the analysis search's move (None: neither yet, or game over)."""
+    if pos.is_over:
+        return None
+    if view.exact_shown:
+        assert view.exact is not None
+        scores, top = view.exact.scores, view.exact.best
+        return BestMove(tuple(c for c, s in enumerate(scores) if s == top), "exact")
+    snap = view.snapshot
+    if snap is not None and snap.best_move is not None and pos.can_play(snap.best_move):
+        return BestMove((snap.best_move,), "search")
+    return None
+
+
 def frame(model: GameModel, view: EngineView, play: PlayControl, review: ReviewControl,
           evals: EvalHistory, preview: Preview | None) -> Frame:
     """The frame of the state as it is now."""
@@ -85,6 +101,7 @@ def render(screen: Screen, f: Frame) -> None:
     # exact where solved, else approximate values agreeing with what is known
     board.values = view.values() if hints else ()
     board.solving = hints and exact is not None and exact.status is ExactStatus.SOLVING
+    board.best = best_move(view, pos) if hints else None
     moves = screen.query_one(MoveList)
     moves.root, moves.line_path, moves.ply = f.root, f.line_path, pos.ply
     moves.marks = f.marks

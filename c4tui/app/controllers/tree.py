@@ -5,8 +5,10 @@ that is the engine's is refused and a take-back takes the engine's reply back to
 from __future__ import annotations
 
 from c4tui.engine.position import IllegalMoveError
+from c4tui.gamefile import Game, result_of
 
 from ..model import GameModel
+from ..screens.headers import HeadersScreen
 from ..text import move_name, plural
 from ..widgets import PromptScreen
 from .host import Host
@@ -122,3 +124,14 @@ class TreeControl:
 
         self.host.ask(PromptScreen(f"Comment on {where} (empty: none):",
                                    self.model.node.comment), done)
+
+    def edit_headers(self) -> None:
+        """``i``: the game's headers in a dialog; kept with the game (undoable)."""
+        result = result_of(Game.from_tree(self.model.root).position)
+
+        def done(headers: dict[str, str] | None) -> None:
+            if headers is not None and self.model.set_headers(headers):
+                self.host.say("headers kept with the game (s saves, u undoes)")
+                self.host.state_changed()
+
+        self.host.ask(HeadersScreen(self.model.headers, result), done)

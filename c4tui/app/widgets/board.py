@@ -1,6 +1,9 @@
-"""The board: discs, labels, cursor, last move, winning four, threats, move values."""
+"""The board: discs, labels, cursor, last move, winning four, threats, move values, the
+best move; drawn as it is or mirrored (column g on the left)."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from rich.text import Text
 from textual import events
@@ -47,6 +50,19 @@ def terminal_needed() -> tuple[int, int]:
     return max(80, w + 38), max(24, h + 12)
 
 
+@dataclass(frozen=True)
+class BestMove:
+    """The engine's best columns (0-based; several when exact values tie) and where that
+    comes from: ``"exact"`` (the solver) or ``"search"`` (the analysis search's move)."""
+
+    columns: tuple[int, ...]
+    source: str
+
+
+#: The best move's marker above its column and its landing square's background.
+BEST_MARK, BEST_STYLE, BEST_SQUARE = "▼", "bold #58a6ff", " on #1f3f5f"
+
+
 def threat_squares(pos: Position) -> dict[tuple[int, int], tuple[bool, bool]]:
     """Threat squares of both players: (col, row) -> (White threatens, Black threatens)."""
     white, black = pos.threats(0), pos.threats(1)
@@ -62,8 +78,10 @@ def threat_squares(pos: Position) -> dict[tuple[int, int], tuple[bool, bool]]:
 class BoardView(Widget, can_focus=True):
     """The board (any size; 7x6 by default). The app sets ``position`` (a copy),
     ``values`` (the value of each move for the side to move, None: unknown or full) and
-    ``solving``. It owns the cursor keys: ← → move the cursor, enter (or a click on a
-    column) posts :class:`ColumnChosen`."""
+    ``solving``, and ``best`` (:class:`BestMove`, drawn while ``show_best``). It owns the
+    cursor keys: ← → move the cursor, enter (or a click on a column) posts
+    :class:`ColumnChosen`. ``flipped`` mirrors the drawing (column g on the left): the
+    cursor keys and clicks follow what is drawn, columns keep their names."""
 
     DEFAULT_CSS = """
     BoardView {
@@ -81,6 +99,9 @@ class BoardView(Widget, can_focus=True):
     #: a line previewed from ``position``: ghost discs numbered in the line's order (the
     #: game is not changed)
     preview: reactive[tuple[int, ...]] = reactive(tuple)
+    flipped: reactive[bool] = reactive(False)  #: mirrored: column g on the left
+    best: reactive[BestMove | None] = reactive(None)
+    show_best: reactive[bool] = reactive(False)  #: the best move marked (key b)
 
     BINDINGS = [
         Binding("left", "cursor(-1)", "cursor left", show=False),
@@ -89,7 +110,8 @@ class BoardView(Widget, can_focus=True):
     ]
 
     def action_cursor(self, delta: int) -> None:
-        self.cursor = (self.cursor + delta) % WIDTH
+        """Move the cursor ``delta`` columns to the right as drawn."""
+        self.cursor = (self.cursor + (-delta if self.flipped else delta)) % WIDTH
 
     def action_choose(self) -> None:
         self.post_message(ColumnChosen(self.cursor))
@@ -98,10 +120,23 @@ class BoardView(Widget, can_focus=True):
     def cell_w(self) -> int:
         return 6 if self.big else CELL_W
 
+    @property
+    def order(self) -> list[int]:
+        """The columns from left to right as drawn."""
+        cols = list(range(WIDTH))
+        return cols[::-1] if self.flipped else cols
+
+    @property
+    def marked(self) -> tuple[int, ...]:
+        """The best columns drawn now (none: off, unknown, or a preview on the board)."""
+        best = self.best
+        return best.columns if self.show_best and best is not None and not self.preview \
+            else ()
+
     # layout: the row gutter, then cell_w columns per board column
     def _col_at(self, x: int) -> int | None:
-        col = (x - GUTTER) // self.cell_w
-        return col if 0 <= col < WIDTH and x >= GUTTER else None
+        i = (x - GUTTER) // self.cell_w
+        return self.order[i] if 0 <= i < WIDTH and x >= GUTTER else None
 
     def on_click(self, event: events.Click) -> None:
         col = self._col_at(event.x - self.gutter.left)
@@ -156,6 +191,7 @@ class BoardView(Widget, can_focus=True):
             c = pos.history[-1]
             last = (c, pos.height(c) - 1)
         four = set(pos.winning_four())
+        best = {(c, pos.height(c)) for c in self.marked}
         threats = threat_squares(pos) if self.show_threats else {}
         playable = pos.possible_squares()
         ghosts: dict[tuple[int, int], tuple[str, str]] = {}
@@ -185,11 +221,30 @@ class BoardView(Widget, can_focus=True):
                     row.append((GHOST, PLAYER_DIM[pos.to_move], None))
                 else:
                     row.append(("·", EMPTY_STYLE, None))
+                if (c, r) in best:
+                    glyph, style, _ = row[-1]
+                    row[-1] = (glyph, style + BEST_SQUARE, None)
             rows.append(row)
         return rows
 
+    def _marker_line(self) -> Text:
+        """The line above the column names: the best move's marker over each best column,
+        and its source (``exact`` or ``search``) beside them."""
+        cw, width = self.cell_w, GUTTER + WIDTH * self.cell_w
+        at = [GUTTER + i * cw + (cw - 1) // 2 for i, c in enumerate(self.order)
+              if c in self.marked]
+        line = [" "] * width
+        for x in at:
+            line[x] = BEST_MARK
+        assert self.best is not None
+        word = self.best.source
+        start = max(at) + 2 if max(at) + 2 + len(word) <= width else min(at) - 1 - len(word)
+        if start >= 0:
+            line[start:start + len(word)] = word
+        return Text("".join(line).rstrip(), style=BEST_STYLE)
+
     def render(self) -> Text:
-        cw = self.cell_w
+        cw, order = self.cell_w, self.order
         out = Text(no_wrap=True, overflow="crop")
 
         def cell(text: str, style: str = "") -> None:
@@ -197,11 +252,19 @@ class BoardView(Widget, can_focus=True):
             out.append(" ")
 
         pad = " " * GUTTER
+        lines = 3 + HEIGHT * (2 if self.big else 1)  # names, rows, numbers, values
+        marked = self.marked
+        if marked and self.size.height > lines:
+            out.append_text(self._marker_line())
+            out.append("\n")
         out.append(pad)
-        for c in range(WIDTH):
-            cell(COLUMN_NAMES[c], "reverse bold" if c == self.cursor else "bold")
+        for c in order:
+            name = COLUMN_NAMES[c] + (BEST_MARK if c in marked and self.size.height <= lines
+                                      else "")  # no room for the marker's line
+            cell(name, "reverse bold" if c == self.cursor else "bold")
         out.append("\n")
-        for i, row in enumerate(self._cells()):
+        for i, cells in enumerate(self._cells()):
+            row = [cells[c] for c in order]
             out.append(f"{HEIGHT - i:>{GUTTER - 1}} ", style="dim")
             for glyph, style, owner in row:
                 cell(BIG[owner][0] if owner is not None and self.big else glyph, style)
@@ -215,11 +278,11 @@ class BoardView(Widget, can_focus=True):
                         out.append(" " * cw)
                 out.append("\n")
         out.append(pad)
-        for c in range(WIDTH):
+        for c in order:
             cell(str(c + 1), "reverse" if c == self.cursor else "dim")
         out.append("\n" + pad)
         pos = self.position
-        for c in range(WIDTH):
+        for c in order:
             v = self.values[c] if c < len(self.values) else None
             if v is not None:
                 text = v.short(pos.ply)

@@ -20,6 +20,8 @@ from textual.binding import Binding
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from c4tui.engine.geometry import HALF, MAX_SCORE
+
 from ..messages import PlyClicked
 from ..styles import EMPTY_STYLE, PLAYER_STYLE
 
@@ -34,6 +36,19 @@ VIEWED = "│"
 MIN_EXACT = 0.35
 LEGEND = ("W", "B")
 AXIS_STYLE = "#9a9a9a"
+#: The scale (values and words) instead of the legend from this many rows; its width.
+SCALE_ROWS, SCALE_W = 7, 16
+
+
+def scale_label(f: float, side: int) -> str:
+    """The scale's words for a row whose top is ``f`` of its half, ``side``'s (0: White):
+    the value, then the winner's disc that makes the four, or a lean (a search's value)."""
+    value = f"{f if side == 0 else -f:+.2f}"
+    player = LEGEND[side]
+    if f < MIN_EXACT:
+        return f"{value} {player} lean"
+    disc = HALF + 1 - round((f - MIN_EXACT) / (1 - MIN_EXACT) * MAX_SCORE)
+    return f"{value} {player} disc {min(HALF, disc)}"
 
 
 def cells(v: float | None, exact: bool, above: int, below: int) -> list[tuple[str, str]]:
@@ -92,10 +107,15 @@ class EvalGraph(Widget, can_focus=True):
     ply: reactive[int] = reactive(0)
     hidden: reactive[bool] = reactive(False)
 
+    @property
+    def legend_width(self) -> int:
+        """The columns left of the chart: the scale's with room for it, else the legend's."""
+        return SCALE_W if self.size.height >= SCALE_ROWS else 1
+
     def _window(self) -> tuple[int, int]:
         """(first ply shown, plies shown): the plies around the viewed one when the game
         is longer than the chart is wide (the legend takes a column)."""
-        width = max(1, self.size.width - 1)
+        width = max(1, self.size.width - self.legend_width)
         n = len(self.values)
         if n <= width:
             return 0, n
@@ -104,7 +124,7 @@ class EvalGraph(Widget, can_focus=True):
     def ply_at(self, x: int) -> int | None:
         """The ply drawn at column ``x`` of the widget (None: the legend, past the end)."""
         start, shown = self._window()
-        i = x - 1
+        i = x - self.legend_width
         return start + i if 0 <= i < shown else None
 
     def on_click(self, event: events.Click) -> None:
@@ -145,11 +165,25 @@ class EvalGraph(Widget, can_focus=True):
         for row in range(above + 1 + below):
             if row:
                 out.append("\n")
-            legend = LEGEND[0] if row == 0 and above else \
-                LEGEND[1] if row == above + below and below else \
-                "0" if row == above else " "
-            out.append(legend, style=PLAYER_STYLE[0] if legend == "W" else
-                       PLAYER_STYLE[1] if legend == "B" else "dim")
+            self._legend(out, row, above, below)
             for col in columns:
                 out.append(*col[row])
         return out
+
+    def _legend(self, out: Text, row: int, above: int, below: int) -> None:
+        """The chart's left column at ``row``: ``W``/``B``/``0``, or the scale's row."""
+        if self.legend_width > 1:
+            side = 0 if row < above else 1
+            if row == above:
+                out.append(f"{'0 draw / level':<{SCALE_W - 1}}┼", style=AXIS_STYLE)
+                return
+            k = above - row if side == 0 else row - above  # rows from the axis
+            text = scale_label(k / (above if side == 0 else below), side)
+            out.append(f"{text:<{SCALE_W - 1}}", style=PLAYER_STYLE[side])
+            out.append("┤", style=AXIS_STYLE)
+            return
+        legend = LEGEND[0] if row == 0 and above else \
+            LEGEND[1] if row == above + below and below else \
+            "0" if row == above else " "
+        out.append(legend, style=PLAYER_STYLE[0] if legend == "W" else
+                   PLAYER_STYLE[1] if legend == "B" else "dim")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rich.text import Text
+from textual import events
 from textual.binding import Binding
 from textual.reactive import reactive
 from textual.widget import Widget
@@ -27,7 +28,9 @@ def fit_pv(pv: str, room: int) -> str:
 class SearchLog(Widget, can_focus=True):
     """The app sets ``position`` and ``snapshot`` (None: no search of this position), and
     ``hidden`` (play mode's hints are off: the header and a line that says so). It shows
-    the last rows; focused (``tab``), ↑ ↓ page up/down home end scroll back through them."""
+    the last rows; focused (``tab``), ↑ ↓ page up/down home end scroll back through them,
+    as does the mouse wheel. Like a terminal: new rows keep the view at the bottom, unless
+    it was scrolled back; then the rows shown stay where they are."""
 
     BINDINGS = [
         Binding("up", "scroll_rows(1)", "earlier rows", show=False),
@@ -50,8 +53,28 @@ class SearchLog(Widget, can_focus=True):
     hidden: reactive[bool] = reactive(False)
     back: reactive[int] = reactive(0)  #: rows scrolled back from the last one
 
+    def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 - Textual's name
+        super().__init__(id=id)
+        self._rows = 0  #: the rows the view was drawn with (to hold it when more come)
+
     def watch_position(self) -> None:
         self.back = 0  # another position's search: from its last row
+        self._rows = 0
+
+    def watch_snapshot(self) -> None:
+        """Rows added below a view scrolled back push it no further from its rows."""
+        rows = self.row_count
+        if self.back and rows > self._rows:
+            self.back += rows - self._rows
+        self._rows = rows
+
+    def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+        event.stop()
+        self.action_scroll_rows(1)
+
+    def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
+        event.stop()
+        self.action_scroll_rows(-1)
 
     def action_scroll_rows(self, rows: int) -> None:
         """Scroll ``rows`` back (negative: forward), within the rows there are."""
