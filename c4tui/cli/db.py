@@ -1,0 +1,265 @@
+"""``c4tui db``: the games database: import games, search them by position, the opening
+explorer's table, the database's numbers (c4tui/db/, docs/user-guide.md)."""
+
+from __future__ import annotations
+
+import json
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from .errors import FAILURE, fail
+from .size import SIZE_OPTION, check_size
+
+if TYPE_CHECKING:
+    import sqlite3
+
+    from c4tui.db.explorer import PositionStats
+    from c4tui.engine.position import Position
+
+db_app = typer.Typer(
+    help="The games database: import games, search them by position, explore openings.",
+    no_args_is_help=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+#: How long ``explore`` lets the solver work on the moves' exact values (the books answer
+#: the first 12 plies at once).
+EXACT_SECONDS = 2.0
+
+DB_OPTION = Annotated[
+    Path | None,
+    typer.Option("--db", metavar="FILE", show_default=False,
+                 help="The database file (default: games.sqlite in the user data "
+                 "directory, ~/.local/share/c4tui on Linux)."),
+]
+MOVES_ARGUMENT = Annotated[
+    list[str] | None,
+    typer.Argument(help="The position: moves as digits (4453) or squares (d1 d2 e1 c1); "
+                   "none or \"\": the empty board.", metavar="MOVES", show_default=False),
+]
+JSON_OPTION = Annotated[bool, typer.Option("--json", help="One JSON object per line.")]
+
+
+@db_app.callback()
+def _db_options(size: SIZE_OPTION = None) -> None:
+    """The games database: import games, search them by position, explore openings."""
+    check_size(size, "db")
+
+
+def _open(path: Path | None, create: bool = False) -> sqlite3.Connection:
+    from c4tui.db import DatabaseError, connect
+
+    try:
+        return connect(path, create=create)
+    except DatabaseError as exc:
+        fail(f"db: {exc}", FAILURE if path is None or path.exists() else 2)
+
+
+def _position(moves: list[str] | None, command: str) -> Position:
+    from c4tui.engine.position import IllegalMoveError, Position
+
+    try:
+        return Position.parse(" ".join(moves or []))
+    except IllegalMoveError as exc:
+        fail(f"db {command}: {exc}")
+
+
+@db_app.command("import")
+def import_games(
+    paths: Annotated[
+        list[Path],
+        typer.Argument(help="Game files (.c4g, files of digit or square lines) and "
+                       "directories (their .c4g and .txt files).", metavar="FILES|DIR",
+                       show_default=False),
+    ],
+    db: DB_OPTION = None,
+) -> None:
+    """Import games into the database; a game stored already is not stored again."""
+    from c4tui.db import ImportFailed, ImportReport, import_paths
+
+    conn = _open(db, create=True)
+    report = ImportReport()
+    t0 = time.perf_counter()
+    tty = sys.stderr.isatty()
+
+    def progress(r: ImportReport) -> None:
+        if tty:
+            print(f"\r{r.read:,} games read, {r.added:,} new", end="", file=sys.stderr,
+                  flush=True)
+
+    try:
+        import_paths(conn, paths, progress, report)
+    except ImportFailed as exc:
+        fail(f"db import: {exc}")
+    except KeyboardInterrupt:
+        _import_summary(report, time.perf_counter() - t0, tty, interrupted=True)
+        raise SystemExit(130) from None
+    finally:
+        conn.close()
+    _import_summary(report, time.perf_counter() - t0, tty)
+    if report.bad and not report.read:
+        raise SystemExit(FAILURE)
+
+
+def _import_summary(report: object, seconds: float, tty: bool, interrupted: bool = False
+                    ) -> None:
+    from c4tui.db import ImportReport
+
+    assert isinstance(report, ImportReport)
+    if tty:
+        print(file=sys.stderr)
+    for line in report.errors:
+        print(f"c4tui: {line}", file=sys.stderr)
+    if report.bad > len(report.errors):
+        print(f"c4tui: ... and {report.bad - len(report.errors):,} more bad games",
+              file=sys.stderr)
+    if interrupted:
+        print(f"c4tui: db import: interrupted; {report.added:,} new games stored (run it "
+              "again for the rest: stored games are not stored twice)", file=sys.stderr)
+        return
+    rate = report.read / seconds if seconds > 0 else 0.0
+    typer.echo(f"{report.files:,} files, {report.read:,} games read: {report.added:,} new, "
+               f"{report.read - report.added:,} already stored, {report.bad:,} bad "
+               f"skipped ({seconds:.1f} s, {rate:,.0f} games/s)")
+
+
+@db_app.command("search")
+def search(
+    moves: MOVES_ARGUMENT = None,
+    limit: Annotated[int, typer.Option("--limit", help="List at most N games.")] = 50,
+    as_json: JSON_OPTION = False,
+    db: DB_OPTION = None,
+) -> None:
+    """The games through a position (or its mirror image), oldest stored first."""
+    from c4tui.db import explore, games_through
+
+    pos = _position(moves, "search")
+    if limit < 1:
+        fail(f"db search: --limit {limit}: expected at least 1")
+    conn = _open(db)
+    total = explore(conn, pos).total.games
+    found = games_through(conn, pos, limit)
+    for g in found:
+        if as_json:
+            typer.echo(json.dumps({"id": g.id, "moves": g.moves, "result": g.result_token,
+                                   "white": g.headers.get("White", "?"),
+                                   "black": g.headers.get("Black", "?"),
+                                   "source": g.source}))
+        else:
+            typer.echo(f"{g.id:>8}  {g.result_token:<7}  {g.headers.get('White', '?')} - "
+                       f"{g.headers.get('Black', '?')}  {g.moves}  ({g.source})")
+    if not as_json:
+        more = f" ({len(found)} listed: --limit)" if total > len(found) else ""
+        typer.echo(f"{total:,} games through {pos.digits() or 'the empty board'}{more}")
+
+
+@db_app.command("explore")
+def explore_command(
+    moves: MOVES_ARGUMENT = None,
+    as_json: JSON_OPTION = False,
+    exact: Annotated[
+        bool, typer.Option("--exact/--no-exact",
+                           help=f"The moves' exact values: the books, else the solver for "
+                           f"at most {EXACT_SECONDS:g} s.")
+    ] = True,
+    db: DB_OPTION = None,
+) -> None:
+    """The opening explorer: each move played here, its games and results, its exact value."""
+    from c4tui.db import explore
+
+    pos = _position(moves, "explore")
+    conn = _open(db)
+    stats = explore(conn, pos)
+    values = _exact_values(pos) if exact and not pos.is_over and stats.moves else None
+    if as_json:
+        _explore_json(stats, values)
+    else:
+        _explore_table(pos, stats, values)
+
+
+def _exact_values(pos: Position) -> tuple[int | None, ...]:
+    """Each column's exact score for the side to move (None: not found in time)."""
+    from c4tui.book.answer import BookReader
+    from c4tui.engine.geometry import WIDTH
+    from c4tui.engine.seam import SearchAborted, default_threads
+
+    from .solve import build_solver
+
+    known = BookReader().column_scores(pos)
+    if known is not None:
+        return known
+    scores: list[int | None] = [None] * WIDTH
+    solver = build_solver(None, True, default_threads())
+    timer = threading.Timer(EXACT_SECONDS, solver.stop)
+    timer.start()
+    try:
+        result = solver.analyze(pos, lambda col, s: scores.__setitem__(col, s))
+        return result.scores
+    except SearchAborted:
+        return tuple(scores)
+    finally:
+        timer.cancel()
+
+
+def _explore_json(stats: PositionStats, values: tuple[int | None, ...] | None) -> None:
+    for m in stats.moves:
+        row: dict[str, object] = {"move": m.col + 1, "games": m.games, "white": m.white,
+                                  "draws": m.draws, "black": m.black,
+                                  "exact": values[m.col] if values else None}
+        if m.twin is not None:
+            row["mirror"] = m.twin + 1
+        typer.echo(json.dumps(row))
+
+
+def _explore_table(pos: Position, stats: PositionStats,
+                   values: tuple[int | None, ...] | None) -> None:
+    where = pos.digits() or "the empty board"
+    t = stats.total
+    typer.echo(f"{t.games:,} games through {where}: White {t.percent(t.white):.0f}% "
+               f"draw {t.percent(t.draws):.0f}% Black {t.percent(t.black):.0f}%")
+    if not stats.moves:
+        return
+    typer.echo(f"{'move':<6}{'games':>9}{'White':>8}{'draw':>7}{'Black':>7}  exact")
+    for m in stats.moves:
+        name = f"{m.col + 1}" + (f"={m.twin + 1}" if m.twin is not None else "")
+        value = values[m.col] if values else None
+        exact = "" if value is None else f"{value:+d} ({_after(pos, m.col, value)})"
+        typer.echo(f"{name:<6}{m.games:>9,}{m.percent(m.white):>7.0f}%{m.percent(m.draws):>6.0f}%"
+                   f"{m.percent(m.black):>6.0f}%  {exact}".rstrip())
+    if stats.ended.games:
+        typer.echo(f"(the game ended here in {stats.ended.games:,})")
+
+
+def _after(pos: Position, col: int, score: int) -> str:
+    """The move's exact value in words: the result after it (``White wins in 5``)."""
+    from c4tui.engine.scores import result_words
+
+    return result_words(score, pos.ply)
+
+
+@db_app.command("stats")
+def stats_command(db: DB_OPTION = None) -> None:
+    """The database's games, results and positions."""
+    from c4tui.db import default_path, summary
+
+    path = (db or default_path()).expanduser()
+    conn = _open(db)
+    s = summary(conn)
+    r = s.results
+    typer.echo(f"database     {path}")
+    typer.echo(f"games        {s.games:,}")
+    typer.echo(f"results      White {r.white:,}, draws {r.draws:,}, Black {r.black:,}, "
+               f"unfinished {s.games - r.white - r.draws - r.black:,}")
+    typer.echo(f"moves        {s.mean_length:.1f} per game on average, {s.longest} at most")
+    typer.echo(f"positions    {s.positions:,} indexed, {s.distinct:,} different "
+               "(mirror images counted once)")
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``db`` command group to the CLI."""
+    app.add_typer(db_app, name="db")

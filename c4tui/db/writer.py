@@ -1,0 +1,115 @@
+"""Storing games: one transaction per batch, every position indexed by its canonical key.
+
+A batch is committed whole or not at all (SQLite's WAL journal): an import killed midway
+keeps every batch committed before, and running it again adds only the games missing
+(:func:`add_games` skips a game whose identity is stored already).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+
+import numpy as np
+
+from c4tui.book.keys import mirror_keys
+from c4tui.engine.geometry import WIDTH, bottom_bit
+from c4tui.engine.position import MOVE_CHARS
+
+from .record import GameRecord
+from .store import BLACK_WON, DRAW, ENDED, WHITE_WON
+
+#: Games per transaction: large enough that a commit's cost is spread, small enough that a
+#: killed import loses little and memory stays flat.
+BATCH = 5000
+_IN_CHUNK = 500  # digests per "IN (...)": under every SQLite's limit of host parameters
+_BOTTOM = [bottom_bit(c) for c in range(WIDTH)]
+
+
+def add_games(conn: sqlite3.Connection, records: Sequence[GameRecord]) -> int:
+    """Store the games of ``records`` not stored yet, in one transaction; returns how
+    many were new (a game twice in ``records`` counts once)."""
+    fresh: dict[bytes, GameRecord] = {}
+    for rec in records:
+        fresh.setdefault(rec.digest(), rec)
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        digests = list(fresh)
+        for i in range(0, len(digests), _IN_CHUNK):
+            chunk = digests[i:i + _IN_CHUNK]
+            marks = ",".join("?" * len(chunk))
+            for (known,) in conn.execute(f"SELECT digest FROM games WHERE digest IN ({marks})",
+                                         chunk):
+                del fresh[known]
+        if fresh:
+            first = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM games").fetchone()[0]
+            _insert(conn, first, list(fresh.items()))
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    return len(fresh)
+
+
+def _insert(conn: sqlite3.Connection, first: int,
+            games: list[tuple[bytes, GameRecord]]) -> None:
+    """The games (ids from ``first`` on), their positions and their moves' counts."""
+    conn.executemany(
+        "INSERT INTO games(id, digest, moves, result, headers, source) VALUES (?,?,?,?,?,?)",
+        ((first + i, d, _digits(r.cols), r.result,
+          json.dumps(r.headers, ensure_ascii=False), r.source)
+         for i, (d, r) in enumerate(games)))
+    keys: list[int] = []
+    moves: list[int] = []
+    owners: list[int] = []
+    for i, (_, rec) in enumerate(games):
+        n = _walk(rec.cols, keys, moves)
+        owners += [i] * n
+    raw = np.array(keys, dtype=np.uint64)
+    mirrored = mirror_keys(raw)
+    flip = mirrored < raw  # the canonical key is the mirror image's: so is the move
+    canon = np.minimum(raw, mirrored).view(np.int64)  # SQLite's signed integers
+    move = np.array(moves, dtype=np.int64)
+    move = np.where(flip & (move >= 0), WIDTH - 1 - move, move)
+    ids = np.array(owners, dtype=np.int64) + first
+    order = np.lexsort((ids, canon))  # in key order: the index pages are touched in turn
+    conn.executemany("INSERT OR IGNORE INTO positions(key, game) VALUES (?, ?)",
+                     zip(canon[order].tolist(), ids[order].tolist(), strict=True))
+    results = [games[i][1].result for i in owners]
+    counts: dict[tuple[int, int], list[int]] = {}
+    for k, m, res in zip(canon.tolist(), move.tolist(), results, strict=True):
+        c = counts.get((k, m))
+        if c is None:
+            c = counts[(k, m)] = [0, 0, 0, 0]
+        c[0] += 1
+        if res == WHITE_WON:
+            c[1] += 1
+        elif res == DRAW:
+            c[2] += 1
+        elif res == BLACK_WON:
+            c[3] += 1
+    conn.executemany(
+        "INSERT INTO moves(key, move, games, white, draws, black) VALUES (?,?,?,?,?,?) "
+        "ON CONFLICT(key, move) DO UPDATE SET games = games + excluded.games, "
+        "white = white + excluded.white, draws = draws + excluded.draws, "
+        "black = black + excluded.black",
+        ((k, m, *c) for (k, m), c in sorted(counts.items())))
+
+
+def _walk(cols: Sequence[int], keys: list[int], moves: list[int]) -> int:
+    """Append the key (``current + mask``) of every position of the game and the move
+    played from it (:data:`ENDED` after the last); returns how many."""
+    current = mask = 0
+    for col in cols:
+        keys.append(current + mask)
+        moves.append(col)
+        current ^= mask
+        mask |= mask + _BOTTOM[col]
+    keys.append(current + mask)
+    moves.append(ENDED)
+    return len(cols) + 1
+
+
+def _digits(cols: Sequence[int]) -> str:
+    return "".join(MOVE_CHARS[c] for c in cols)
