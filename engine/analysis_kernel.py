@@ -87,6 +87,10 @@ S_ORDER = 10  #: int64[MAX_PLY * 8] ordering scratch
 S_FLAGS = 11
 S_EXACT = 12  #: 1 during a full-depth iteration
 S_EG = 13  #: int64[EG_WORDS] scratch of the endgame recognizer
+#: root moves not to search, one bit per column (multi-PV: the lines already found);
+#: with any set, the root's result is not stored (Stockfish's rule for PV lines past the
+#: first): it is not the root's value
+S_EXCLUDE = 14
 S_BOOK = 20  #: 20..23: the opening book's probe arguments (keys, scores, n, plies)
 S_SIZE = 24
 
@@ -273,6 +277,13 @@ def ab(st, cur, mask, key, n, d2, alpha, beta, sply):
     store_d2 = d2
     if nmoves == 1 and (flags & F_EXT) and not quies:
         d2 += 1  # fractional extension: half a ply where only one move is sensible
+    exclude = 0
+    if sply == 0:
+        exclude = load_i64(st, S_EXCLUDE)
+        if exclude != 0:  # after the extension: a line's depth is the first line's
+            for c in range(WIDTH):
+                if (exclude >> c) & 1:
+                    moves &= ~_COLS[c]
 
     # ordering: hash move, killers, static square values
     order = load_i64(st, S_ORDER)
@@ -357,6 +368,8 @@ def ab(st, cur, mask, key, n, d2, alpha, beta, sply):
     else:
         flag = UPPER
         smove = hmove
+    if exclude != 0:
+        return best
     data = pack(best, store_d2, flag, smove, exact_mode)
     tmask = np.uint64(load_i64(st, S_TMASK))
     store_always(load_i64(st, S_T1), tmask, key, data)

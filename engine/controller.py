@@ -21,10 +21,10 @@ from dataclasses import dataclass
 
 from . import analysis_kernel as K
 from .analysis_eval import INF, WIN
-from .book_line import book_answer
+from .book_line import BookAnswer, book_answer
 from .booklink import BookLike
-from .deepening import Deepening, fallback_move, report
-from .geometry import IS_DEFAULT, SIZE, WIDTH
+from .deepening import Deepening, Iteration, fallback_move, lost_line, report, root_moves
+from .geometry import CENTER_ORDER, IS_DEFAULT, SIZE, WIDTH
 from .position import Position
 from .scores import win_score
 from .seam import (
@@ -33,6 +33,7 @@ from .seam import (
     Limits,
     Listener,
     PathEntry,
+    PvLine,
     Score,
     SearchOptions,
     SearchResult,
@@ -290,6 +291,7 @@ class SearchController:
                 result=res,
                 value=top.value if top else None,
                 preparing=self._setup and state.active,
+                lines=top.lines if top else (),
             )
 
     def path(self) -> tuple[PathEntry, ...]:
@@ -501,7 +503,7 @@ class SearchController:
                 self._iterations = [rep]
             self._finish(gen, SearchState.DONE, SearchResult(
                 rep.best_move, rep.score, rep.band, rep.pv, rep.nodes, rep.depth,
-                SearchState.DONE, rep.value, rep.source))
+                SearchState.DONE, rep.value, rep.source, rep.lines))
         self._changed()
 
     def _answer_at_once(self, pos: Position, gen: int) -> bool:
@@ -524,12 +526,38 @@ class SearchController:
         ans = book_answer(pos, book, self._exact)
         if ans is None:
             return False
+        lines = self._book_lines(pos, book, ans) if self._last and \
+            self._last.opts.multipv > 1 else ()
         dt = time.perf_counter() - t0
         self._answer_alone(gen, report(
             len(ans.pv), -INF, INF, Score(ans.score, Band.EXACT), ans.best_move, ans.pv,
             int(K.book_value(ans.score, pos.ply)), nodes=ans.nodes, elapsed=dt,
-            total_nodes=ans.nodes, total_elapsed=dt, source=ans.source))
+            total_nodes=ans.nodes, total_elapsed=dt, source=ans.source, lines=lines))
         return True
+
+    def _book_lines(self, pos: Position, book: BookLike, ans: BookAnswer
+                    ) -> tuple[PvLine, ...]:
+        """A book root's multi-PV lines: every column's exact score (the solver with the
+        books: lookups), each line the child's book answer; best first."""
+        assert self._exact is not None and self._last is not None
+        scores = self._exact.analyze(pos).scores
+        lines = []
+        for col in CENTER_ORDER:
+            score = scores[col]
+            if score is None:
+                continue
+            pv: tuple[int, ...] = (col,)
+            if col == ans.best_move:
+                pv = ans.pv
+            else:
+                child = pos.copy()
+                child.play(col)
+                sub = None if child.is_over else book_answer(child, book, self._exact)
+                pv = (col, *sub.pv) if sub is not None else (col,)
+            lines.append(PvLine(col, Score(score, Band.EXACT), pv,
+                                int(K.book_value(score, pos.ply))))
+        lines.sort(key=lambda line: (line.move != ans.best_move, -line.score.value))
+        return tuple(lines[:self._last.opts.multipv])
 
     def _search(self, req: _Request) -> None:
         """The iterative-deepening driver (worker thread)."""
@@ -544,8 +572,12 @@ class SearchController:
         reason = SearchState.DONE
         with self._lock:
             done = list(self._iterations) if req.cont else []
+        # the root value of each iteration, for each line (the first: the single PV's)
+        history: list[dict[int, int]] = [{} for _ in range(opts.multipv)]
+        for rep in done:
+            for i, line in enumerate(rep.lines[:opts.multipv]):
+                history[i][rep.depth] = line.value
         best_move = done[-1].best_move if done else -1
-        values = {it.depth: it.value for it in done}  # root value of each iteration
         for depth in range(len(done) + 1, req.max_depth + 1):
             with self._lock:
                 if gen == self._gen:
@@ -557,6 +589,48 @@ class SearchController:
             n0, p0, h0 = int(ctl[K.C_NODES]), int(ctl[K.C_PROBES]), int(ctl[K.C_HITS])
             with self._lock:
                 t0 = self._active()
+            found = self._lines(pos, key, depth, exact, opts, history, best_move)
+            if found is None:
+                reason = deep.abort_reason()
+                break
+            first, lines = found
+            best = lines[0]
+            best_move = best.move
+            for i, line in enumerate(lines):
+                history[i][depth] = line.value
+            with self._lock:
+                el = self._active()
+            nodes, probes = int(ctl[K.C_NODES]), int(ctl[K.C_PROBES]) - p0
+            rep = report(depth, first.alpha, first.beta, best.score, best.move, best.pv,
+                         best.value, fail_highs=first.fail_highs,
+                         fail_lows=first.fail_lows, nodes=nodes - n0, elapsed=el - t0,
+                         tt_probes=probes, tt_hits=int(ctl[K.C_HITS]) - h0,
+                         tt_fill=deep.fill(), total_nodes=nodes, total_elapsed=el,
+                         lines=tuple(lines))
+            if not self._publish(gen, rep):
+                return
+        self._end(pos, gen, reason)
+
+    def _lines(self, pos: Position, key: int, depth: int, exact: bool, opts: SearchOptions,
+               history: list[dict[int, int]], best_move: int
+               ) -> tuple[Iteration, list[PvLine]] | None:
+        """One iteration's lines, best first, and the first root search (its window and
+        re-searches are the report's); None if the search was stopped or reached its limit.
+
+        Multi-PV as chess engines do it (Stockfish): for each line the root is searched
+        again without the moves of the lines already found, with an aspiration window
+        around that line's last value; then the lines are sorted by value. The moves that
+        lose at once (the kernel never searches them) fill the lines left."""
+        deep = self._deep
+        searched, lost = root_moves(pos)
+        want = min(opts.multipv, len(searched) + len(lost))
+        first: Iteration | None = None
+        lines: list[PvLine] = []
+        for i in range(max(1, min(want, len(searched)))):
+            taken = tuple(line.move for line in lines)
+            if opts.multipv > 1:
+                deep.exclude(taken)
+            values = history[i]
             if opts.mtdf:
                 it = deep.mtdf(pos, key, depth, exact, values.get(depth - 1, 0))
             else:
@@ -564,25 +638,25 @@ class SearchController:
                           if opts.aspiration else (-INF, INF))
                 it = deep.aspiration(pos, key, depth, exact, window)
             if it.aborted:
-                reason = deep.abort_reason()
-                break
-            if it.move < 0:  # lost at once whatever we play, or nothing better known
-                it.move = best_move if best_move >= 0 else fallback_move(pos)
+                deep.exclude(())
+                return None
+            if it.move < 0 or it.move in taken:  # lost at once, or nothing better known
+                left = [c for c in searched + lost if c not in taken]
+                it.move = best_move if i == 0 and best_move >= 0 else (
+                    left[0] if i else fallback_move(pos))
                 it.pv = (it.move,)
+            first = first or it
             pv = deep.extend_pv(pos, key, it.pv, max(depth, len(it.pv)))
-            best_move = it.move
-            values[depth] = it.value
-            with self._lock:
-                el = self._active()
-            nodes, probes = int(ctl[K.C_NODES]), int(ctl[K.C_PROBES]) - p0
-            rep = report(depth, it.alpha, it.beta, Score(*classify(it.value, exact)),
-                          best_move, pv, it.value, fail_highs=it.fail_highs,
-                          fail_lows=it.fail_lows, nodes=nodes - n0, elapsed=el - t0,
-                          tt_probes=probes, tt_hits=int(ctl[K.C_HITS]) - h0,
-                          tt_fill=deep.fill(), total_nodes=nodes, total_elapsed=el)
-            if not self._publish(gen, rep):
-                return
-        self._end(pos, gen, reason)
+            lines.append(PvLine(it.move, Score(*classify(it.value, exact)), pv, it.value))
+        deep.exclude(())
+        assert first is not None
+        for c in lost:
+            if len(lines) >= want:
+                break
+            if all(line.move != c for line in lines):
+                lines.append(lost_line(pos, c, exact))
+        lines.sort(key=lambda line: -line.value)  # stable: ties keep the search's order
+        return first, lines
 
     def _publish(self, gen: int, rep: IterationReport) -> bool:
         """Add an iteration's report; False if search ``gen`` was superseded (the new
@@ -605,7 +679,8 @@ class SearchController:
             if its:
                 last = its[-1]
                 res = SearchResult(last.best_move, last.score, last.band, last.pv,
-                                   int(ctl[K.C_NODES]), last.depth, reason, last.value)
+                                   int(ctl[K.C_NODES]), last.depth, reason, last.value,
+                                   lines=last.lines)
             else:
                 mv = self._deep.pv_move()
                 mv = mv if mv >= 0 else fallback_move(pos)

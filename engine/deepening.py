@@ -16,13 +16,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import analysis_kernel as K
-from .analysis_eval import EG_WORDS, INF
+from .analysis_eval import EG_WORDS, INF, WIN
 from .analysis_tt import MOVE_BITS, MOVE_SHIFT, ZOBRIST, new_buckets, new_table, table_entries
+from .bitboard import possible, winning_squares
 from .booklink import BookLike, book_args
-from .geometry import CENTER_ORDER, H1
+from .geometry import CENTER_ORDER, COLUMN_MASKS, H1
 from .mem import address
 from .position import Position, winning_move
-from .seam import IterationReport, PathEntry, Score, SearchOptions, SearchState, Source
+from .seam import IterationReport, PathEntry, PvLine, Score, SearchOptions, SearchState, Source
+from .search import classify
 
 #: Entries of the recognition table (MILTON's table 3), which survives between searches.
 REC_ENTRIES = 1 << 16
@@ -99,6 +101,7 @@ class Deepening:
             | (K.F_THREATS if opts.threat_ordering else 0)
         )
         st[K.S_EXACT] = 0
+        st[K.S_EXCLUDE] = 0
         self._book = book
         st[K.S_BOOK:K.S_BOOK + 4] = book_args(book)
 
@@ -214,6 +217,10 @@ class Deepening:
             line.append(mv)
         return tuple(line)
 
+    def exclude(self, moves: tuple[int, ...]) -> None:
+        """Root moves the next root searches leave out (multi-PV's lines found so far)."""
+        self._st[K.S_EXCLUDE] = sum(1 << c for c in moves)
+
     def _root(self, pos: Position, key: int, d2: int, alpha: int, beta: int) -> int:
         return int(K.search_root(address(self._st), pos.current, pos.mask, key, pos.ply, d2,
                                  alpha, beta))
@@ -227,16 +234,50 @@ def report(depth: int, alpha: int, beta: int, score: Score, best_move: int,
            pv: tuple[int, ...], value: int, *, fail_highs: int = 0, fail_lows: int = 0,
            nodes: int = 0, elapsed: float = 0.0, tt_probes: int = 0, tt_hits: int = 0,
            tt_fill: float = 0.0, total_nodes: int = 0, total_elapsed: float = 0.0,
-           source: Source = Source.SEARCH) -> IterationReport:
+           source: Source = Source.SEARCH, lines: tuple[PvLine, ...] = ()) -> IterationReport:
     """The one place an :class:`IterationReport` is built (an iteration, a win at once, a
-    root in the books): rates derived here."""
+    root in the books): rates derived here; ``lines`` empty: the best move's one line."""
     return IterationReport(
         depth=depth, alpha=int(alpha), beta=int(beta), fail_highs=fail_highs,
         fail_lows=fail_lows, score=score.value, band=score.band, best_move=best_move,
         nodes=nodes, nps=int(nodes / elapsed) if elapsed > 0 else 0, tt_probes=tt_probes,
         tt_hits=tt_hits, hit_rate=tt_hits / tt_probes if tt_probes else 0.0,
         tt_fill=tt_fill, elapsed=elapsed, pv=pv, value=int(value), total_nodes=total_nodes,
-        total_elapsed=total_elapsed, source=source)
+        total_elapsed=total_elapsed, source=source,
+        lines=lines or (PvLine(best_move, score, pv, int(value)),))
+
+
+def root_moves(pos: Position) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """``(searched, lost)``: the root moves the kernel searches, and the rest, which lose
+    at once (the kernel's own rule: the one move that blocks an acute threat, else every
+    move that does not play under one; none under two threats or when every move does).
+    The root must not be won at once (the controller answers that without a search)."""
+    cur, mask = pos.current, pos.mask
+    play = int(possible(mask))
+    othr = int(winning_squares(cur ^ mask, mask))
+    forced = othr & play
+    if forced & (forced - 1):
+        moves = 0
+    else:
+        moves = forced or play & ~(othr >> 1)
+    legal = [c for c in CENTER_ORDER if play & int(COLUMN_MASKS[c])]
+    searched = tuple(c for c in legal if moves & int(COLUMN_MASKS[c]))
+    return searched, tuple(c for c in legal if c not in searched)
+
+
+def lost_value(pos: Position) -> int:
+    """The internal value of a root move that loses at once (the opponent's four next)."""
+    return -(WIN - (pos.ply + 2))
+
+
+def lost_line(pos: Position, move: int, exact: bool) -> PvLine:
+    """The line of a root move that loses at once: the move, then the opponent's four."""
+    p = pos.copy()
+    p.play(move)
+    win = p.winning_move()
+    value = lost_value(pos)
+    return PvLine(move, Score(*classify(value, exact)), (move,) if win is None
+                  else (move, win), value)
 
 
 def fallback_move(pos: Position) -> int:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Protocol
 
-from .geometry import MAX_SCORE, SIZE
+from .geometry import MAX_SCORE, SIZE, WIDTH
 from .position import PLAYER_NAMES, Position
 from .scores import moves_to_end, result_words
 
@@ -90,6 +90,13 @@ def check_hash_mb(mb: float, lo: float = 1) -> float:
     return mb
 
 
+def check_multipv(k: int) -> int:
+    """``k`` if it is a number of PV lines (1 to the board's columns); ValueError otherwise."""
+    if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= WIDTH:
+        raise ValueError(f"multipv {k!r}: expected 1 to {WIDTH} lines")
+    return k
+
+
 def check_depth(depth: int | None) -> int | None:
     """``depth`` if it is a search depth in plies (None: to the end); ValueError otherwise."""
     if depth is not None and not 1 <= depth <= SIZE:
@@ -146,9 +153,13 @@ class SearchOptions:
     #: centre the aspiration window on the last value of the same iteration parity (the
     #: heuristic value flips with the side that moves last at the horizon), not MILTON's
     window_parity: bool = True
+    #: the number of best root moves reported with their lines each iteration (UCI's
+    #: MultiPV; more than the legal moves: all of them); 1 is the single-PV search
+    multipv: int = 1
 
     def __post_init__(self) -> None:
         check_hash_mb(self.hash_mb, lo=0.03)
+        check_multipv(self.multipv)
 
 
 class SearchAborted(RuntimeError):
@@ -279,6 +290,17 @@ class Score:
 
 
 @dataclass(frozen=True)
+class PvLine:
+    """One line of a multi-PV search (UCI's ``multipv i``): a root move, its score (band as
+    the single-PV search gives it) and its principal variation, which begins with it."""
+
+    move: int  #: 0-based column
+    score: Score
+    pv: tuple[int, ...]
+    value: int = 0  #: internal value (engine/analysis_eval.py)
+
+
+@dataclass(frozen=True)
 class IterationReport:
     """One completed iteration (all its aspiration re-searches included)."""
 
@@ -304,6 +326,9 @@ class IterationReport:
     #: not SEARCH: the root needed no iterations (score, move and line from the books or
     #: recognised exact), and this is the only report
     source: Source = Source.SEARCH
+    #: the best ``SearchOptions.multipv`` root moves, best first (the first is this
+    #: report's move, score and PV); one line in a single-PV search
+    lines: tuple[PvLine, ...] = ()
 
     @property
     def from_book(self) -> bool:
@@ -344,6 +369,7 @@ class SearchResult:
     reason: SearchState  #: DONE, STOPPED or NODE_LIMIT
     value: int = 0
     source: Source = Source.SEARCH  #: where the answer came from
+    lines: tuple[PvLine, ...] = ()  #: the last iteration's lines (IterationReport.lines)
 
     @property
     def pov(self) -> Score:
@@ -368,6 +394,8 @@ class Snapshot:
     value: int | None = None
     #: allocating and clearing the tables (seconds for a large hash size)
     preparing: bool = False
+    #: the newest lines, best first (IterationReport.lines; empty before the first)
+    lines: tuple[PvLine, ...] = ()
 
     @property
     def pov(self) -> Score | None:

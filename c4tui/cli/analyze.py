@@ -53,8 +53,17 @@ def _columns(cols) -> str:
     return "".join(str(c + 1) for c in cols)
 
 
-def _iteration_json(rep) -> dict:
+def _lines_json(lines) -> list[dict]:
+    """``--multipv``'s lines: move, score, band and pv, moves as columns 1-7."""
+    return [{"move": ln.move + 1, "score": ln.score.value, "band": ln.score.band,
+             "pv": [c + 1 for c in ln.pv]} for ln in lines]
+
+
+def _iteration_json(rep, multipv: bool = False) -> dict:
     d = dataclasses.asdict(rep)
+    del d["lines"]  # as ``lines`` below with --multipv: the report's own move is the first
+    if multipv:
+        d["lines"] = _lines_json(rep.lines)
     d["type"] = "iteration"
     d["from_book"] = rep.from_book  # kept for scripts written before ``source``
     d["best_move"] = rep.best_move + 1
@@ -90,7 +99,13 @@ def _table(pos, snap):
     return t
 
 
-def _run(ctl, pos, as_json: bool) -> None:
+def _lines_text(pos, lines) -> str:
+    """``--multipv``'s lines as text: number, move, score, pv (columns 1-7)."""
+    return "\n".join(f"{i + 1}. {ln.move + 1} {_score_text(ln.score.value, ln.score.band, pos.ply)}"
+                     f" ({ln.score.band}): {_columns(ln.pv)}" for i, ln in enumerate(lines))
+
+
+def _run(ctl, pos, as_json: bool, multipv: bool = False) -> None:
     """Print the iterations as they complete until the search ends (or Ctrl+C)."""
     shown = 0
     if as_json:
@@ -98,7 +113,7 @@ def _run(ctl, pos, as_json: bool) -> None:
             done = ctl.wait(0.05)
             its = ctl.snapshot().iterations
             for r in its[shown:]:
-                print(json.dumps(_iteration_json(r)), flush=True)
+                print(json.dumps(_iteration_json(r, multipv)), flush=True)
             shown = len(its)
             if done:
                 return
@@ -192,6 +207,12 @@ def analyze(
         bool | None, _switch("window_parity", "Centre the aspiration window on the last "
                              "value of the same parity (not MILTON's).")
     ] = None,
+    multipv: Annotated[
+        int | None,
+        typer.Option("--multipv", metavar="K", show_default=False,
+                     help="The K best root moves with their lines, each iteration (default: "
+                     "1, the best move's).")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per line.")] = False,
     size: SIZE_OPTION = None,
 ) -> None:
@@ -200,13 +221,15 @@ def analyze(
     Switches left out keep the search's defaults (docs/analysis.md).
     """
     from c4tui.engine.controller import SearchController
-    from c4tui.engine.geometry import SIZE
+    from c4tui.engine.geometry import SIZE, WIDTH
     from c4tui.engine.position import IllegalMoveError, Position
     from c4tui.engine.seam import Limits, SearchOptions
 
     check_size(size, "analyze")
     if depth is not None:  # the options first: a bad one is said before stdin is read
         check_range("--depth", depth, 1, SIZE, "plies")
+    if multipv is not None:
+        check_range("--multipv", multipv, 1, WIDTH, "lines")
     limit = options.nodes(nodes, lo=0)
     hash_mb = options.hash_mb(hash_text)
     try:
@@ -222,6 +245,8 @@ def analyze(
     opts = SearchOptions(**switches)
     if hash_mb is not None:
         opts = dataclasses.replace(opts, hash_mb=hash_mb)
+    if multipv is not None:
+        opts = dataclasses.replace(opts, multipv=multipv)
     limits = Limits(depth=depth) if limit is None else \
         Limits(nodes=limit or None, depth=depth)  # 0: no limit
 
@@ -235,7 +260,7 @@ def analyze(
     ctl = SearchController(book=books)
     ctl.start(pos, limits, opts)
     try:
-        _run(ctl, pos, as_json)
+        _run(ctl, pos, as_json, multipv is not None)
     except KeyboardInterrupt:
         ctl.stop()
         ctl.wait(5)
@@ -246,15 +271,20 @@ def analyze(
     if res is None:
         fail("analyze: the search ended without a result", FAILURE)
     if as_json:
-        print(json.dumps({"type": "result", "best_move": res.best_move + 1,
-                          "score": res.score, "band": res.band, "pv": [c + 1 for c in res.pv],
-                          "nodes": res.nodes, "depth": res.depth, "reason": res.reason,
-                          "value": res.value, "source": res.source}), flush=True)
+        out = {"type": "result", "best_move": res.best_move + 1, "score": res.score,
+               "band": res.band, "pv": [c + 1 for c in res.pv], "nodes": res.nodes,
+               "depth": res.depth, "reason": res.reason, "value": res.value,
+               "source": res.source}
+        if multipv is not None:
+            out["lines"] = _lines_json(res.lines)
+        print(json.dumps(out), flush=True)
         return
     why = _ANSWERED.get(str(res.source)) or _ENDS.get(str(res.reason), str(res.reason))
     typer.echo(f"best move {res.best_move + 1}, {_score_text(res.score, res.band, pos.ply)}, "
                f"band {res.band}, depth {res.depth}, {res.nodes:,} nodes ({why})")
     typer.echo(f"principal variation: {_columns(res.pv)}")
+    if multipv is not None:
+        typer.echo(f"lines:\n{_lines_text(pos, res.lines)}")
 
 
 def register(app: typer.Typer) -> None:

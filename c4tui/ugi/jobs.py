@@ -75,12 +75,14 @@ def score_words(score: Score, ply: int) -> str:
 
 
 def info_line(*, depth: int, seldepth: int, score: str, nodes: int, elapsed: float,
-              hashfull: int, pv: Sequence[str]) -> str:
-    """One ``info`` line in the order the UGI/UCI runners print it."""
+              hashfull: int, pv: Sequence[str], multipv: int = 0) -> str:
+    """One ``info`` line in the order the UGI/UCI runners print it (``multipv``: the
+    line's number when the MultiPV option is above 1; 0: no such field)."""
     ms = int(elapsed * 1000)
     nps = int(nodes / elapsed) if elapsed > 0 else 0
-    text = (f"info depth {depth} seldepth {seldepth} score {score} nodes {nodes} nps {nps} "
-            f"hashfull {hashfull} time {ms}")
+    which = f" multipv {multipv}" if multipv else ""
+    text = (f"info depth {depth} seldepth {seldepth}{which} score {score} nodes {nodes} "
+            f"nps {nps} hashfull {hashfull} time {ms}")
     return text + (" pv " + " ".join(pv) if pv else "")
 
 
@@ -126,6 +128,7 @@ class Resources:
         self.threads = 1
         self.own_book = True
         self.exact = False
+        self.multipv = 1  #: the analysis search's lines (MultiPV)
         self._solver: Solver | None = None
         self._controller: SearchController | None = None
         self._loaded = False
@@ -136,7 +139,7 @@ class Resources:
         self.output_lock = threading.Lock()  # a search's line and its generation check
 
     def configure(self, *, hash_mb: int, threads: int, own_book: bool,
-                  exact: bool = False) -> None:
+                  exact: bool = False, multipv: int = 1) -> None:
         """New option values; returns at once. A solver made with other values is let go
         (its table freed once no search holds it) and made again by :meth:`prepare`."""
         with self._lock:
@@ -144,6 +147,7 @@ class Resources:
                 self._solver = None
             self.hash_mb, self.threads, self.own_book = hash_mb, threads, own_book
             self.exact = exact
+            self.multipv = multipv
 
     def next_generation(self) -> int:
         """The number of a new search: it becomes the only one whose output goes out."""
@@ -475,7 +479,8 @@ class AnalysisJob(SearchJob):
             c.stop()
 
     def _search(self) -> None:
-        opts = SearchOptions(hash_mb=self.res.hash_mb, use_book=self.res.own_book)
+        opts = SearchOptions(hash_mb=self.res.hash_mb, use_book=self.res.own_book,
+                             multipv=self.res.multipv)
         ctl = self._controller = self.res.controller()
         ctl.start(self.pos, self.limits, opts)
         shown = 0
@@ -503,9 +508,13 @@ class AnalysisJob(SearchJob):
         """Emit the iterations not shown yet; the new count."""
         for it in iterations[shown:]:
             self.best = it.best_move
-            self.emit(info_line(
-                depth=it.depth, seldepth=max(it.depth, len(it.pv)),
-                score=score_words(it.pov, self.pos.ply),
-                nodes=it.total_nodes, elapsed=it.total_elapsed,
-                hashfull=int(it.tt_fill * 1000), pv=self.pos.line_squares(it.pv)))
+            # MultiPV above 1: one line per PV, best first, numbered as UCI engines do
+            lines = [(0, it.pov, it.pv)] if self.res.multipv == 1 else \
+                [(i + 1, line.score, line.pv) for i, line in enumerate(it.lines)]
+            for number, score, pv in lines:
+                self.emit(info_line(
+                    depth=it.depth, seldepth=max(it.depth, len(pv)),
+                    score=score_words(score, self.pos.ply), multipv=number,
+                    nodes=it.total_nodes, elapsed=it.total_elapsed,
+                    hashfull=int(it.tt_fill * 1000), pv=self.pos.line_squares(pv)))
         return len(iterations)

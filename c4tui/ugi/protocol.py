@@ -24,6 +24,7 @@ from typing import BinaryIO, NoReturn, TextIO
 
 from c4tui import __version__
 from c4tui.bounded import LineTooLong, bounded_lines, clip, small_int
+from c4tui.engine.geometry import WIDTH
 from c4tui.engine.position import (
     BLACK,
     WHITE,
@@ -88,6 +89,8 @@ OPTIONS = (
     Option("Exact", "check", False),
     # The opening books, in both searches.
     Option("OwnBook", "check", True),
+    # The analysis search's lines: the best K root moves, one info line each (multipv i).
+    Option("MultiPV", "spin", 1, 1, WIDTH),
 )
 _BY_NAME = {o.name.lower(): o for o in OPTIONS}
 
@@ -247,7 +250,8 @@ class UgiEngine:
         self.resources.configure(hash_mb=int(self.options["Hash"]),
                                  threads=int(self.options["Threads"]),
                                  own_book=bool(self.options["OwnBook"]),
-                                 exact=bool(self.options["Exact"]))
+                                 exact=bool(self.options["Exact"]),
+                                 multipv=int(self.options["MultiPV"]))
 
 
 def parse_position(args: list[str]) -> Position:
