@@ -18,6 +18,7 @@ from c4tui.gamefile.tree import Node
 
 from ..model import GameModel
 from ..screens import ConfirmScreen, FilePickerScreen, GamesScreen, RecentFilesScreen
+from ..screens.setup import SetupScreen
 from ..text import plural
 from ..widgets import PromptScreen
 from .host import Host
@@ -175,6 +176,15 @@ class FileControl:
 
         self.host.ask(PromptScreen("Moves (4453, d1 d2 e1 c1, 0:3342 or a gamesolver link):",
                                    self.model.full_position().digits()), done)
+
+    def set_up(self) -> None:
+        """``S``: position setup (typed or clicked, checked), then a new game from it."""
+        def done(pos: Position | None) -> None:
+            if pos is not None:
+                self.load_position(pos)
+                self.host.say(f"set up: {pos.digits() or 'the empty board'} (u undoes)")
+
+        self.host.ask(SetupScreen(self.model.position), done)
 
     def copy(self) -> None:
         """``c``: the viewed position's moves to the clipboard."""

@@ -114,6 +114,7 @@ class MainScreen(Screen[None]):
         Binding("c", "copy", "copy", show=False),
         Binding("C", "copy_game", "copy game file", show=False),
         Binding("L", "copy_link", "copy gamesolver.org link", show=False),
+        Binding("S", "set_up", "set up a position", show=False),
         Binding("backspace", "take_back", "take back last move", show=False),
         Binding("p", "play_mode", "play mode", show=False),
         Binding("h", "toggle_hints", "hints", show=False),
@@ -340,6 +341,9 @@ class MainScreen(Screen[None]):
 
     def action_copy(self) -> None:
         self.c.files.copy()
+
+    def action_set_up(self) -> None:
+        self.c.files.set_up()
 
     def action_copy_link(self) -> None:
         self.c.files.copy_link()
