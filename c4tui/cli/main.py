@@ -17,7 +17,7 @@ import typer
 from c4tui import __version__
 from c4tui.engine.seam import default_threads
 
-from . import analyze, bench, book, db, games, match, review, selfplay, solve
+from . import analyze, bench, book, db, games, match, puzzles, review, selfplay, solve
 from . import engine as engine_command
 from . import open as open_command
 from . import serve as serve_command
@@ -33,8 +33,8 @@ app = typer.Typer(
 )
 
 # One module per command, in the order of `c4tui --help`, each with `register(app)`.
-COMMANDS = (open_command, games, db, solve, analyze, review, selfplay, match, bench, book,
-            engine_command, serve_command)
+COMMANDS = (open_command, games, db, solve, analyze, review, puzzles, selfplay, match, bench,
+            book, engine_command, serve_command)
 
 for _module in COMMANDS:
     _module.register(app)
