@@ -32,14 +32,19 @@ async def test_review_fills_the_graph_and_marks_the_moves():
         await wait_for(pilot, lambda: review_done(app), 60, "the review")
         await until(pilot, lambda: "c1??" in str(app.query_one("#moves").render()),
                     "the marks in the move list")
-        assert "review done: White 1?? 0? · Black 0?? 0?" in app.last_message
+        result = app.review.job.result
+        white = f"{result.accuracy(0):.0f}%"
+        assert app.last_message == (f"review done: White {white} 1?? 0? 0?! · Black 100% "
+                                    "0?? 0? 0?! · from the start: White wins in 21")
+        # the accuracy stays on the status line while the game is the one reviewed
+        await until(pilot, lambda: f"accuracy White {white} Black 100%"
+                    in str(app.query_one("#status").render()), "the accuracy")
         values = app.evals.line(app.model.line)
         assert None not in values and len(values) == 5
         assert values[0] > 0 and values[1] == 0  # White wins at the start; c1 draws
         moves = str(app.query_one("#moves").render())
         assert "c1??" in moves and "d1" in moves
         marks = app.query_one("#moves").marks
-        result = app.review.job.result
         assert marks == {m.ply + 1: m.mark for m in result.plies if m.mark}
         assert marks[1] == BLUNDER
         await pilot.press("home", "down")  # view the position after 1. c1??

@@ -1,25 +1,34 @@
 """``c4tui review``: whole-game analysis with the exact solver (c4tui/review.py).
 
 Every position of the game is solved; each move is printed with the result before and
-after it, and a mark where it changed the result (``??`` a win thrown away, ``?`` a draw
-thrown away, ``!`` the only winning move), then a summary per side and the result of
-perfect play from the start. ``--json`` prints the same as one JSON object.
+after it, its accuracy, and a mark where it changed the result (``??`` a win thrown away,
+``?`` a draw thrown away), made it ``--inaccuracy N`` moves slower or missed a four
+(``?!``), or was the only winning move (``!``); then each side's accuracy and marks and
+the result of perfect play from the start. ``--json`` prints the same as one JSON object.
+``c4tui review DIR --summary`` reviews a folder's games, per player (review_summary.py).
 """
 
 from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from c4tui.review import INACCURACY_MOVES, MARKS
+
 from . import options
-from .errors import FAILURE, fail
+from .errors import FAILURE, check_range, fail
 from .size import SIZE_OPTION, check_size
 
 if TYPE_CHECKING:
     from rich.progress import Progress
+
+    from c4tui.engine.solver import Solver
+    from c4tui.review import GameReview
 
 
 def review(
@@ -31,12 +40,21 @@ def review(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the review as one JSON object.")
     ] = False,
+    summary: Annotated[
+        bool, typer.Option("--summary", help="GAME is a folder: review its games and "
+                           "print per player the games, accuracy and marks.")
+    ] = False,
+    inaccuracy: Annotated[
+        int, typer.Option("--inaccuracy", metavar="N", help="Mark ?! a move that keeps "
+                          "the result but makes it N or more moves slower.")
+    ] = INACCURACY_MOVES,
     book: options.SOLVER_BOOK = True,
     hash_text: options.SOLVER_HASH = None,
     threads: options.SOLVER_THREADS = None,
     size: SIZE_OPTION = None,
 ) -> None:
-    """Review a game: the exact value of every move, its mistakes and the better moves."""
+    """Review a game: the exact value of every move, its mistakes and the better moves,
+    each side's accuracy; or a folder of games, per player (--summary)."""
     from c4tui.review import Reviewer
 
     from .open import resolve_target
@@ -45,6 +63,12 @@ def review(
     check_size(size, "review")
     hash_mb = options.hash_mb(hash_text)
     threads = options.threads(threads)
+    check_range("--inaccuracy", inaccuracy, 1, 42)
+    folder = Path(game[0]).expanduser() if len(game) == 1 and game[0].strip() else None
+    if summary or (folder is not None and folder.is_dir()):
+        _summary(folder, as_json, summary, inaccuracy,
+                 lambda: build_solver(hash_mb, book, threads))
+        return
     try:
         target = resolve_target(game)  # a game file's main line (its variations: not)
     except ValueError as exc:  # GameFileError and IllegalMoveError: they say which move
@@ -57,11 +81,40 @@ def review(
     except (ValueError, OSError, MemoryError) as exc:  # e.g. a damaged book
         fail(f"review: {exc}", FAILURE)
     with _progress_bar(len(pos.history) + 1) as progress:
-        result = Reviewer(solver).review(pos.history, progress)
+        result = Reviewer(solver, inaccuracy).review(pos.history, progress)
     if as_json:
         print(json.dumps(review_json(result, headers), indent=1))
     else:
         sys.stdout.write(review_text(result, headers))
+
+
+def _summary(folder: Path | None, as_json: bool, summary: bool, inaccuracy: int,
+             solver: Callable[[], Solver]) -> None:
+    """``review DIR --summary``: the folder's games, per player; exit 130 on Ctrl-C."""
+    from c4tui.gamelist import game_paths
+
+    from .review_summary import leave, review_folder, summary_json, summary_text
+
+    if folder is None or not folder.is_dir():
+        fail("review: --summary takes one folder of games")
+    if not summary:
+        fail(f"review: {folder} is a folder: --summary reviews its games")
+    paths = game_paths(folder)
+    if not paths:
+        fail(f"review: {folder}: no game files (.c4g, .txt) in it")
+    try:
+        built = solver()
+    except (ValueError, OSError, MemoryError) as exc:  # e.g. a damaged book
+        fail(f"review: {exc}", FAILURE)
+    result, running = review_folder(paths, built, inaccuracy)
+    if as_json:
+        print(json.dumps(summary_json(result), indent=1))
+    else:
+        sys.stdout.write(summary_text(result))
+    if result.interrupted:
+        if running:
+            leave(130)
+        raise typer.Exit(130)
 
 
 class _progress_bar:
@@ -95,14 +148,16 @@ class _progress_bar:
             self._bar.stop()
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
+def _plural(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
 
 
-SUMMARY_MARKS = (("??", "blunder"), ("?", "mistake"), ("!", "only move"))
+def _accuracy(result: GameReview, player: int) -> float | None:
+    acc = result.accuracy(player)
+    return None if acc is None else round(acc, 1)
 
 
-def review_text(result, headers: dict[str, str]) -> str:
+def review_text(result: GameReview, headers: dict[str, str]) -> str:
     """The report: one line per move, the summary per side, the results."""
     from c4tui.engine.position import PLAYER_NAMES, Position
     from c4tui.engine.scores import result_words
@@ -116,23 +171,28 @@ def review_text(result, headers: dict[str, str]) -> str:
         lines.append(f"{names[0]} (White) - {names[1]} (Black)")
     lines.append(f"Perfect play from the start: {result_words(result.start, 0)}.")
     lines.append("")
-    lines.append(f"{'move':>6} {'':<5} {'before':<16}   {'after':<16}  better")
+    lines.append(f"{'move':>6} {'':<5} {'before':<16}   {'after':<16} {'acc':>4}  better")
     for m in result.plies:
         row = (f"{m.number:>6} {m.square() + m.mark:<5} {m.before_words():<16} → "
-               f"{m.after_words():<16}")
+               f"{m.after_words():<16} {m.accuracy:>3.0f}%")
         if m.better:
             row += f"  {m.better_words()}"
         lines.append(row.rstrip())
     lines.append("")
     for player in (0, 1):
-        counts = ", ".join(f"{_plural(result.count(player, mark), word)} ({mark})"
-                           for mark, word in SUMMARY_MARKS)
-        lines.append(f"{PLAYER_NAMES[player]}: {counts}")
+        acc = _accuracy(result, player)
+        counts = ", ".join(f"{_plural(result.count(player, mark), one, many)} ({mark})"
+                           for mark, one, many in MARKS)
+        lines.append(f"{PLAYER_NAMES[player]}: accuracy "
+                     f"{'-' if acc is None else f'{acc:.1f}%'}, {counts}")
+    lines.append(f"(?! a result kept but {result.inaccuracy}+ moves slower, or a four "
+                 "missed; accuracy: docs/user-guide.md)")
     final = Position.from_moves([c + 1 for c in result.moves])
     if final.is_over:
         won = "draw" if final.winner is None else f"{PLAYER_NAMES[final.winner]} won"
         lines.append(f"Game result: {result_of(final)} ({won}).")
     else:
+        assert result.end is not None  # the last position is not over: it was solved
         lines.append(f"Game unfinished after {len(result.moves)} moves: "
                      f"{result_words(result.end, final.ply)} with perfect play.")
     lines.append(f"Solved {len(result.moves) + (result.end is not None)} positions in "
@@ -140,7 +200,7 @@ def review_text(result, headers: dict[str, str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def review_json(result, headers: dict[str, str]) -> dict:
+def review_json(result: GameReview, headers: dict[str, str]) -> dict:
     """The review as plain JSON values (columns 1-7, like ``c4tui solve``)."""
     from c4tui.engine.position import PLAYER_NAMES, Position
     from c4tui.engine.scores import FULL_COLUMN, result_words
@@ -162,11 +222,15 @@ def review_json(result, headers: dict[str, str]) -> dict:
             "before_result": m.before_words(),
             "after_result": m.after_words(),
             "mark": m.mark,
+            "accuracy": round(m.accuracy, 1),
             "better": [{"move": m.square(c), "column": c + 1, "score": m.after(c),
                         "result": m.after_words(c)} for c in m.better],
         } for m in result.plies],
-        "summary": {PLAYER_NAMES[p]: {word.replace(" ", "_") + "s": result.count(p, mark)
-                                      for mark, word in SUMMARY_MARKS} for p in (0, 1)},
+        "inaccuracy_moves": result.inaccuracy,
+        "summary": {PLAYER_NAMES[p]: {
+            "accuracy": _accuracy(result, p),
+            **{many.replace(" ", "_"): result.count(p, mark) for mark, _, many in MARKS},
+        } for p in (0, 1)},
         "result": result_of(final),
         "end": None if result.end is None else {
             "score": result.end, "result": result_words(result.end, final.ply)},

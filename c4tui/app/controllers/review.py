@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from c4tui.engine.position import PLAYER_NAMES, Position
-from c4tui.review import BLUNDER, MISTAKE, GameReview, MoveReview, Values, result_words
+from c4tui.review import MARKS, ONLY_MOVE, GameReview, MoveReview, Values, result_words
 
 from ..engine_bridge import EngineBridge, EngineMissing
 from ..eval_history import EvalHistory
@@ -79,11 +79,17 @@ class ReviewControl:
 
     # ------------------------------------------------------------------ for the panels
     def progress(self) -> str:
-        """The status line's review part ("" when none runs)."""
+        """The status line's review part: its progress while it runs, then each side's
+        accuracy while the game is the one reviewed ("" otherwise)."""
         job = self.worker.job
-        if job is None or not job.running or job.cancelled:
+        if job is None or job.cancelled:
             return ""
-        return f"review {job.done}/{job.total}"
+        if job.running:
+            return f"review {job.done}/{job.total}"
+        if job.result is None or job.line != tuple(self.model.line):
+            return ""
+        return "accuracy " + " ".join(f"{PLAYER_NAMES[p]} {_percent(job.result, p)}"
+                                      for p in (0, 1))
 
     def values(self, pos: Position) -> Values | None:
         """``pos``'s exact column scores if the review solved it."""
@@ -98,9 +104,16 @@ class ReviewControl:
         return self.worker.moves(line)[ply - 1] if ply else None
 
 
+def _percent(result: GameReview, player: int) -> str:
+    acc = result.accuracy(player)
+    return "-" if acc is None else f"{acc:.0f}%"
+
+
 def review_summary(result: GameReview) -> str:
-    """``review done: White 1??, 0? · Black 0??, 2? · perfect play: White wins``."""
+    """``review done: White 93% 1?? 0? 2?! · Black 88% 0?? 2? 0?! · from the start:
+    White wins in 21``: each side's accuracy and mistakes of each kind."""
     sides = " · ".join(
-        f"{PLAYER_NAMES[p]} {result.count(p, BLUNDER)}{BLUNDER} {result.count(p, MISTAKE)}"
-        f"{MISTAKE}" for p in (0, 1))
+        f"{PLAYER_NAMES[p]} {_percent(result, p)} "
+        + " ".join(f"{result.count(p, mark)}{mark}" for mark, _, _ in MARKS if mark != ONLY_MOVE)
+        for p in (0, 1))
     return f"review done: {sides} · from the start: {result_words(result.start, 0)}"

@@ -13,7 +13,7 @@ from textual.widget import Widget
 from c4tui.engine.geometry import COLUMN_NAMES
 from c4tui.engine.position import PLAYER_NAMES, Position
 from c4tui.engine.seam import Band, Score, Snapshot, Source
-from c4tui.review import BLUNDER, MISTAKE, ONLY_MOVE, MoveReview
+from c4tui.review import BLUNDER, INACCURACY, MISTAKE, ONLY_MOVE, MoveReview
 
 from ..engine_view import EngineState, EngineView, ExactStatus, line_ends
 from ..messages import PreviewEnded, PreviewRequested
@@ -36,7 +36,8 @@ class MoveSpan:
     source: str
 
 #: Review marks: bold (visible without colour too), coloured where there is colour.
-MARK_STYLE = {BLUNDER: "bold red", MISTAKE: "bold yellow", ONLY_MOVE: "bold green"}
+MARK_STYLE = {BLUNDER: "bold red", MISTAKE: "bold yellow", INACCURACY: "bold cyan",
+              ONLY_MOVE: "bold green"}
 
 
 class AnalysisPanel(Widget):
