@@ -18,6 +18,7 @@ import dataclasses
 import threading
 from collections.abc import Callable
 
+from c4tui.engine.geometry import WIDTH
 from c4tui.engine.position import Position
 from c4tui.engine.seam import (
     SLOW_HASH_MB,
@@ -38,6 +39,8 @@ from .settings import SearchSettings
 
 __all__ = ["EngineBridge", "EngineState", "EngineView", "SearchSettings"]
 
+#: The numbers of lines key ``m`` steps through (the last: every move).
+MULTIPV_STEPS = (1, 2, 3, WIDTH)
 #: What pausing and stepping answer with an external engine (UGI has neither).
 NOT_WITH_EXTERNAL = "not available with an external engine"
 
@@ -127,8 +130,8 @@ class EngineBridge:
         s = self.settings
         # an external engine searches without limit (go infinite) unless the user set one
         limits = s.limits if s.limit_set or not self.external else Limits(nodes=None)
-        eng.search.start(pos, limits, SearchOptions(hash_mb=s.hash_mb, use_book=s.book),
-                         paused=paused)
+        eng.search.start(pos, limits, SearchOptions(hash_mb=s.hash_mb, use_book=s.book,
+                                                    multipv=s.multipv), paused=paused)
         self._search_key = pos.key()
 
     def _current(self, eng: Engine) -> Snapshot | None:
@@ -242,6 +245,21 @@ class EngineBridge:
         if s.book:
             return f"books on for the analysis search{again}"
         return f"books off for the analysis search, not the exact values{again}"
+
+    def cycle_multipv(self) -> str:
+        """The next number of lines for the analysis search (1, 2, 3, every move, 1 ...);
+        a new search now, if auto."""
+        if self.external:
+            return f"multi-PV: {NOT_WITH_EXTERNAL}"
+        s = self.settings
+        s.multipv = next((k for k in MULTIPV_STEPS if k > s.multipv), 1)
+        eng = self._engine
+        if eng is not None and s.auto and self._analyse and not self._viewed.is_over:
+            self._start(eng, self._viewed)
+        if s.multipv == 1:
+            return "multi-PV off: the best line"
+        return "multi-PV: every move's line" if s.multipv == WIDTH \
+            else f"multi-PV: the {s.multipv} best lines"
 
     def set_hash(self, mb: int) -> str:
         """New tables for the next search (and a new search now, if auto)."""

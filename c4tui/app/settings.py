@@ -49,6 +49,8 @@ class SearchSettings:
     #: the analysis search probes the opening books (off: ``--no-book``, key ``B``, to
     #: watch it search an opening position; the exact values keep the books)
     book: bool = True
+    #: the analysis search's lines (key ``m``: 1, 2, 3, every move; SearchOptions.multipv)
+    multipv: int = 1
 
     def __post_init__(self) -> None:
         check_hash_mb(self.hash_mb)  # ValueError with a one-line message

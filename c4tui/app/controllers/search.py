@@ -84,6 +84,10 @@ class SearchControl:
         watched and stepped in the opening; the exact values keep them."""
         self._engine_says(self.bridge.toggle_book, watched=False)
 
+    def cycle_multipv(self) -> None:
+        """``m``: the analysis search's lines, 1, 2, 3, every move (the panel lists them)."""
+        self._engine_says(self.bridge.cycle_multipv, watched=False)
+
     def toggle_auto(self) -> None:
         """``a``: auto-analysis on or off (on: the viewed position is searched now)."""
         self.settings.auto = not self.settings.auto

@@ -225,8 +225,30 @@ class AnalysisPanel(Widget):
             t.append(lean, style="bold")
         else:
             t.append(pov.words(pos), style="bold")
+        if len(snap.lines) > 1:
+            self._multipv_lines(t, pos, snap)
+            return
         pv = snap.result.pv if snap.result is not None else (its[-1].pv if its else ())
         if pv:
             t.append("\n" + "pv".ljust(LABEL), style="dim")
             self._line(t, tuple(pv), "pv", "dim")
+
+    def _multipv_lines(self, t: Text, pos: Position, snap: Snapshot) -> None:
+        """Multi-PV (key ``m``): a row per line, best first: ``2 e   +470 e1 d3 …``."""
+        for i, line in enumerate(snap.lines):
+            t.append("\n" + f"{i + 1} {COLUMN_NAMES[line.move]}".ljust(LABEL), style="dim")
+            score = line.score
+            t.append(score.log(pos.ply).rjust(4), style=score_style(score.sign(), score.band))
+            t.append(" ")
+            self._line(t, line.pv, f"pv{i + 1}", "dim")
+
+    def watch_view(self, view: EngineView) -> None:
+        """Multi-PV lines take rows of their own: the panel grows by them (over the
+        evaluation graph; the app's style sheet sizes it otherwise)."""
+        snap = view.snapshot
+        extra = len(snap.lines) - 1 if snap is not None and self.hints else 0
+        if extra > 0:
+            self.styles.height = 5 + extra
+        elif self.styles.height is not None:
+            self.styles.clear_rule("height")
 
