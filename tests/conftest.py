@@ -20,6 +20,8 @@ SLOW: dict[str, str] = {
     "tests/fuzz/test_fuzz_gamefile.py": "8 s; tests/test_gamefile.py is the fast share",
     "tests/fuzz/test_fuzz_prompts.py": "every prompt through the UI, 25 s",
     "tests/test_app_80x24.py": "pilots, a few seconds",
+    "tests/test_app_board_best.py": "the engine's pilots",
+    "tests/test_app_board_snapshots.py": "snapshots after the engine's analysis and a review",
     "tests/test_app_column_values.py": "the engine's pilots, the solver's budget",
     "tests/test_app_db12.py": "the engine's pilots",
     "tests/test_app_engine.py": "the engine's pilots, 25 s",
