@@ -1,4 +1,5 @@
-"""Play mode: the engine answers the user's moves (``p``), and the hints can hide (``h``).
+"""Play mode: the engine answers the user's moves (``p``), and the hints can hide (``h``);
+engine versus engine (``V``): the engine plays both sides, each at its own strength.
 
 The engine moves whenever the last position of the game is viewed, the game is not over
 and its side is to move: after the user's move, when play mode starts on its turn, after
@@ -6,19 +7,25 @@ a load. Browsing the game, taking back, loading or leaving play mode cancels the
 is looking for (:class:`EnginePlayer` drops the answer). Take-back (``backspace``, and
 ``u`` in play mode) removes the engine's reply and the user's move together, so the user
 is to move again.
+
+Engine versus engine is the same loop with an engine on each side: each move played
+makes the other side's engine think (:meth:`PlayControl.position_changed`), so the moves
+appear as a game, one undoable move each. ``V`` pauses and resumes it (paused, the user
+may browse, take back or play moves, and the engines go on from the game's end), ``p``
+stops it.
 """
 
 from __future__ import annotations
 
 from c4tui.engine.position import PLAYER_NAMES, IllegalMoveError, Position, square_name
-from c4tui.units import PERFECT
+from c4tui.units import PERFECT, UnitError, parse_strength
 
 from ..engine_bridge import EngineBridge
 from ..engine_view import EngineState
 from ..model import GameModel
 from ..play import PlaySettings, Reply
 from ..text import game_over_text, human_count, human_time, move_name
-from ..widgets import PlaySetupScreen
+from ..widgets import PlaySetupScreen, PromptScreen
 from ..widgets.play_setup import PlayChoice
 from .host import Host
 
@@ -38,11 +45,16 @@ class PlayControl:
         self._strength = PERFECT if settings is None or settings.nodes is None \
             else str(settings.nodes)
         self._vary = settings is not None and settings.vary
+        #: engine versus engine: the engines of White and Black (None: not that mode)
+        self.versus: tuple[PlaySettings, PlaySettings] | None = None
+        self.paused = False  #: engine versus engine is paused (``V`` resumes)
+        self._versus_text = "10k 100k"  # what the prompt proposes: the last strengths
 
     # ------------------------------------------------------------------ keys
     def toggle_mode(self) -> None:
-        """``p``: the dialog (engine's side and strength), or leave play mode."""
-        if self.settings is not None:
+        """``p``: the dialog (engine's side and strength), or leave play mode (or engine
+        versus engine)."""
+        if self.settings is not None or self.versus is not None:
             self.leave()
             return
         if self.bridge.state in (EngineState.NOT_AVAILABLE, EngineState.FAILED):
@@ -56,6 +68,46 @@ class PlayControl:
         # the engine proposes to take the side not to move: the user moves first
         self.host.ask(PlaySetupScreen(1 - self.model.position.to_move, self._strength,
                                       self._vary), done)
+
+    def versus_key(self) -> None:
+        """``V``: engine versus engine (a prompt for the two strengths), or, while it
+        runs, pause and resume it."""
+        if self.versus is not None:
+            self.paused = not self.paused
+            self.host.say("engine vs engine paused: V resumes, p stops" if self.paused
+                          else "engine vs engine resumed")
+            self.host.position_changed()
+            return
+        if self.bridge.state in (EngineState.NOT_AVAILABLE, EngineState.FAILED):
+            self.host.error(f"versus: {self.bridge.why_no_engine()}: no engine to play")
+            return
+
+        def done(text: str | None) -> None:
+            if text is None:
+                return
+            try:
+                self.start_versus(*versus_settings(text))
+            except UnitError as exc:
+                self.host.error(f"versus: {exc}")
+            else:
+                self._versus_text = text
+
+        self.host.ask(PromptScreen("Engine vs engine: White's and Black's strengths "
+                                   "(perfect, or nodes: 1k 10k 100k 1M):",
+                                   self._versus_text), done)
+
+    def start_versus(self, white: PlaySettings, black: PlaySettings) -> None:
+        """Engine versus engine from the game's end (play mode, if on, ends)."""
+        self.bridge.player.cancel()
+        self.settings = None
+        self.versus = (white, black)
+        self.paused = False
+        self.last = None
+        self._announced = None
+        self.model.goto(len(self.model.line))
+        self.host.say(f"engine vs engine: White {white.strength}, Black {black.strength}; "
+                      "V pauses, p stops")
+        self.host.position_changed()
 
     def toggle_hints(self) -> None:
         """``h``: show or hide what the engine thinks of the position."""
@@ -79,28 +131,39 @@ class PlayControl:
     def leave(self) -> None:
         """Back to analysis: the engine stops looking for a move; the hints show."""
         self.bridge.player.cancel()
-        self.settings = None
+        what = "engine vs engine stopped" if self.versus is not None else "play mode off"
+        self.settings = self.versus = None
+        self.paused = False
         self.hints = True
-        self.host.say("play mode off")
+        self.host.say(what)
         self.host.position_changed()  # the viewed position is analysed again
 
+    def mover(self) -> PlaySettings | None:
+        """The engine that plays the side to move (None: the user, or no engine)."""
+        side = self.model.position.to_move
+        if self.versus is not None:
+            return None if self.paused else self.versus[side]
+        return self.settings if self.settings is not None and self.settings.side == side \
+            else None
+
     def engine_to_move(self) -> bool:
-        """Play mode, the end of the game is viewed, and it is the engine's turn."""
-        pos = self.model.position
-        return (self.settings is not None and self.model.ply == len(self.model.line)
-                and not pos.is_over and pos.to_move == self.settings.side)
+        """Play mode or engine versus engine, the end of the game is viewed, and it is an
+        engine's turn."""
+        return (self.mover() is not None and self.model.ply == len(self.model.line)
+                and not self.model.position.is_over)
 
     def position_changed(self) -> bool:
         """The viewed position changed: the engine starts or stops thinking, a finished
         game is announced. True: the engine is thinking here (so the panels' analysis of
         it is not wanted)."""
-        if self.settings is None:
+        if self.settings is None and self.versus is None:
             return False
         pos = self.model.position
         player = self.bridge.player
-        if self.engine_to_move():
+        mover = self.mover()
+        if mover is not None and self.engine_to_move():
             if not player.thinking(pos):
-                player.think(pos, self.settings)
+                player.think(pos, mover)
             return True
         player.cancel()
         if pos.is_over and self.model.ply == len(self.model.line) \
@@ -112,6 +175,9 @@ class PlayControl:
     def refuses(self) -> bool:
         """A move of the user in play mode that is not theirs to make: say why, True."""
         pos = self.model.position
+        if self.versus is not None and not self.paused and not pos.is_over:
+            self.host.error("versus: the engines are playing (V pauses, p stops)")
+            return True
         if self.settings is None or pos.is_over:
             return False  # a finished game says so itself
         if self.bridge.player.thinking():
@@ -147,7 +213,7 @@ class PlayControl:
     def accept(self, reply: Reply) -> int | None:
         """The engine's answer: played (its column returned, for the board's cursor) if
         it still answers the game's position; None: dropped, or a failure said."""
-        if self.settings is None or not self.bridge.player.current(reply) \
+        if self.mover() is None or not self.bridge.player.current(reply) \
                 or not self.engine_to_move() or self.model.position.key() != reply.key:
             return None
         if reply.col is None:
@@ -159,14 +225,15 @@ class PlayControl:
 
     # ------------------------------------------------------------------ words
     def _result(self, pos: Position) -> str:
-        assert self.settings is not None
         over = game_over_text(pos) or ""
-        if pos.winner is None:
+        if pos.winner is None or self.settings is None:
             return over
         return f"{over}: {'the engine wins' if pos.winner == self.settings.side else 'you win'}"
 
     def status(self) -> str:
-        """The status line's play part ("" outside play mode)."""
+        """The status line's play part ("" outside play mode and engine versus engine)."""
+        if self.versus is not None:
+            return self._versus_status()
         play = self.settings
         if play is None:
             return ""
@@ -196,3 +263,32 @@ class PlayControl:
         # after its move's own count, the engine's strength would not fit 80 columns
         strength = "" if last else f" · {engine}"
         return f"{last}your move ({PLAYER_NAMES[1 - play.side]}){strength}{hints}"
+
+    def _versus_status(self) -> str:
+        """The status line's part in engine versus engine."""
+        assert self.versus is not None
+        white, black = self.versus
+        pos = self.model.position
+        at_end = self.model.ply == len(self.model.line)
+        if at_end and pos.is_over:
+            return f"game over: {self._result(pos)} · p leaves"
+        head = f"White {white.strength} vs Black {black.strength}"
+        if self.paused:
+            return f"{head} · paused: V resumes, p stops"
+        if not at_end:
+            return f"{head} · viewing: end returns"
+        thinking = self.bridge.player.thinking(pos)
+        who = PLAYER_NAMES[pos.to_move]
+        elapsed = f" {human_time(self.bridge.player.elapsed())}" if thinking else ""
+        return f"{head} · {who} thinking…{elapsed} · V pauses"
+
+
+def versus_settings(text: str) -> tuple[PlaySettings, PlaySettings]:
+    """White's and Black's engines from two strengths (``10k 100k``, ``perfect 1M``);
+    one strength is both sides'. :class:`UnitError` for a word that is not one."""
+    words = text.replace(",", " ").split()
+    if len(words) not in (1, 2):
+        raise UnitError("strengths", repr(text), "not two strengths, White's and Black's "
+                        "(perfect, or nodes: 10k 100k)")
+    nodes = [parse_strength(w, "strength") for w in words]
+    return PlaySettings(0, nodes[0]), PlaySettings(1, nodes[-1])

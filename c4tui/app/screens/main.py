@@ -106,7 +106,6 @@ class MainScreen(Screen[None]):
         Binding("l", "node_limit", "node limit", show=False),
         Binding("H", "hash_size", "hash size", show=False),
         Binding("B", "toggle_book", "books for the search on/off", show=False),
-        Binding("m", "cycle_multipv", "search lines 1/2/3/all", show=False),
         Binding("o", "load", "open"),
         Binding("s", "save", "save"),
         Binding("O", "recent", "recent files", show=False),
@@ -116,6 +115,7 @@ class MainScreen(Screen[None]):
         Binding("C", "copy_game", "copy game file", show=False),
         Binding("L", "copy_link", "copy gamesolver.org link", show=False),
         Binding("S", "set_up", "set up a position", show=False),
+        Binding("V", "versus", "engine vs engine (pause, resume)", show=False),
         Binding("backspace", "take_back", "take back last move", show=False),
         Binding("p", "play_mode", "play mode", show=False),
         Binding("h", "toggle_hints", "hints", show=False),
@@ -325,9 +325,6 @@ class MainScreen(Screen[None]):
     def action_toggle_book(self) -> None:
         self.c.search.toggle_book()
 
-    def action_cycle_multipv(self) -> None:
-        self.c.search.cycle_multipv()
-
     def action_load(self) -> None:
         self.c.files.open()
 
@@ -345,6 +342,9 @@ class MainScreen(Screen[None]):
 
     def action_copy(self) -> None:
         self.c.files.copy()
+
+    def action_versus(self) -> None:
+        self.c.play.versus_key()
 
     def action_set_up(self) -> None:
         self.c.files.set_up()

@@ -1,0 +1,102 @@
+"""Engine versus engine in the app (key V, controllers/play.py): two of our engines at
+their own node budgets play a game to its end, as a game of the move list; V pauses and
+resumes, p stops; the user's moves wait while they play."""
+
+from __future__ import annotations
+
+import pytest
+from c4tui.engine.position import Position
+from pilot_util import LOAD_TIMEOUT, engine_ready, sync, until, wait_for
+
+from c4tui.app import C4App, SearchSettings
+from c4tui.app.controllers.play import versus_settings
+from c4tui.app.play import PlaySettings
+from c4tui.app.widgets import PromptScreen
+from c4tui.units import UnitError
+
+pytestmark = pytest.mark.usefixtures("tmp_home")
+
+
+def status(app: C4App) -> str:
+    return str(app.query_one("#status").render())
+
+
+def test_versus_strengths():
+    assert versus_settings("1k 10k") == (PlaySettings(0, 1000), PlaySettings(1, 10_000))
+    assert versus_settings(" perfect ") == (PlaySettings(0, None), PlaySettings(1, None))
+    with pytest.raises(UnitError, match="not two strengths"):
+        versus_settings("1k 2k 3k")
+    with pytest.raises(UnitError, match="'fast' is neither perfect nor a node count"):
+        versus_settings("1k fast")
+
+
+@sync
+async def test_versus_without_an_engine_says_so():
+    app = C4App(Position(), engine=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("V")
+        assert app.play.versus is None and "no engine to play" in app.last_error
+
+
+async def start_versus(pilot, app: C4App, strengths: str) -> None:
+    await pilot.press("V")
+    await until(pilot, lambda: isinstance(app.screen, PromptScreen), "the prompt")
+    app.screen.query_one("#prompt-input").value = strengths
+    await pilot.press("enter")
+    await until(pilot, lambda: app.play.versus is not None, "engine vs engine")
+
+
+@sync
+async def test_two_engines_play_a_game_to_the_end_and_pause_works():
+    start = "4444"  # a few moves in: the books do not answer the search (use_book off)
+    app = C4App(Position.from_moves(start), settings=SearchSettings(auto=False))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: engine_ready(app), LOAD_TIMEOUT, "the engine")
+        # slow engines first (a move takes a while): time to pause after two moves
+        await start_versus(pilot, app, "3M 3M")
+        assert app.play.versus == (PlaySettings(0, 3_000_000), PlaySettings(1, 3_000_000))
+        await until(pilot, lambda: len(app.model.line) >= len(start) + 2, "two engine moves",
+                    60)
+        # pause: the engines stop; the game stays as it is, however long one waits for it
+        await pilot.press("V")
+        assert app.play.paused and "paused: V resumes" in status(app)
+        await until(pilot, lambda: not app.bridge.player.thinking(), "the engine stopped")
+        paused_at = list(app.model.line)
+        await pilot.press("1")  # paused: the user may play a move, the engines go on from it
+        await until(pilot, lambda: len(app.model.line) == len(paused_at) + 1
+                    or app.position.is_over, "the user's move")
+        paused_at = list(app.model.line)
+        assert app.model.line == paused_at and not app.bridge.player.thinking()
+        await pilot.press("V")  # resume
+        assert not app.play.paused
+        await until(pilot, lambda: len(app.model.line) > len(paused_at), "the next move", 60)
+        await pilot.press("p")  # stopped; then fast engines play the game to its end
+        assert app.play.versus is None
+        paused_at = list(app.model.line)
+        await start_versus(pilot, app, "2k 500")
+        assert app.play.versus == (PlaySettings(0, 2000), PlaySettings(1, 500))
+        await wait_for(pilot, lambda: app.position.is_over, 120, "the end of the game",
+                       detail=lambda: status(app))
+        assert app.model.line[:len(paused_at)] == paused_at
+        assert len(app.model.line) > len(paused_at)
+        final = Position.from_moves([c + 1 for c in app.model.line])  # a legal game
+        assert final.is_over and final == app.position
+        await until(pilot, lambda: "game over" in status(app), "the result")
+        await pilot.press("1")  # over: the move is refused by the game itself
+        assert app.model.line == list(final.history)
+        await pilot.press("p")  # stop: analysis again
+        assert app.play.versus is None and app.last_message == "engine vs engine stopped"
+
+
+@sync
+async def test_the_user_cannot_move_while_the_engines_play_and_p_stops_them():
+    app = C4App(Position.from_moves("44"), settings=SearchSettings(auto=False))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: engine_ready(app), LOAD_TIMEOUT, "the engine")
+        app.play.start_versus(PlaySettings(0, 200_000_000), PlaySettings(1, 200_000_000))
+        await until(pilot, lambda: app.bridge.player.thinking(), "the engine thinking")
+        await pilot.press("3")
+        assert "the engines are playing" in app.last_error and app.model.line == [3, 3]
+        await pilot.press("p")
+        await until(pilot, lambda: not app.bridge.player.thinking(), "the engine stopped")
+        assert app.play.versus is None and app.model.line == [3, 3]
