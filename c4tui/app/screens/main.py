@@ -106,6 +106,7 @@ class MainScreen(Screen[None]):
         Binding("l", "node_limit", "node limit", show=False),
         Binding("H", "hash_size", "hash size", show=False),
         Binding("B", "toggle_book", "books for the search on/off", show=False),
+        Binding("m", "cycle_multipv", "search lines 1/2/3/all", show=False),
         Binding("o", "load", "open"),
         Binding("s", "save", "save"),
         Binding("O", "recent", "recent files", show=False),
@@ -324,6 +325,9 @@ class MainScreen(Screen[None]):
 
     def action_toggle_book(self) -> None:
         self.c.search.toggle_book()
+
+    def action_cycle_multipv(self) -> None:
+        self.c.search.cycle_multipv()
 
     def action_load(self) -> None:
         self.c.files.open()
