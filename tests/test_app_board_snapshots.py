@@ -16,7 +16,6 @@ from c4tui.app.screens.headers import HeadersScreen
 pytestmark = pytest.mark.usefixtures("tmp_home")
 
 POSITION = "773777222545245661"  # White to move; c3 wins (tests/test_app_snapshots.py's)
-DRAW = "445367645113556617452263332164771431722527"  # a 42-move draw
 
 
 def settled(app: C4App) -> bool:
@@ -59,19 +58,19 @@ def test_headers_dialog_80x24(snap_compare):
 
 
 def test_wide_graph_160x50(snap_compare):
-    """A reviewed game on a wide terminal: the tall graph with its scale."""
-    app = C4App(Position.from_moves(DRAW), settings=SearchSettings(auto=False))
+    """A game walked ply by ply on a wide terminal: the tall graph with its scale, every
+    ply's exact value in it."""
+    app = C4App(Position.from_moves(POSITION), settings=SearchSettings(auto=False))
 
-    async def reviewed(pilot) -> None:
-        await wait_for(pilot, lambda: app.bridge.view(app.position).state is EngineState.READY,
-                       LOAD_TIMEOUT, "the engine")
-        await pilot.press("R")
-        await wait_for(pilot, lambda: (job := app.review.job) is not None
-                       and job.result is not None, 60, "the review")
-        app.game_tree.goto(22)
-        await wait_for(pilot, lambda: settled(app), 60, "the exact values, lines and verdict")
-        app.clear_notifications()  # the review's summary: gone after 3 s
+    async def walked(pilot) -> None:
+        await wait_for(pilot, lambda: settled(app), LOAD_TIMEOUT, "the exact values")
+        await pilot.press("home")
+        for _ in POSITION:
+            await wait_for(pilot, lambda: settled(app), 60, f"ply {app.model.ply}'s values")
+            await pilot.press("down")
+        await wait_for(pilot, lambda: settled(app), 60, "the last ply's values")
+        app.clear_notifications()
         app.state_changed()
         await pilot.pause()
 
-    assert snap_compare(app, terminal_size=(160, 50), run_before=reviewed)
+    assert snap_compare(app, terminal_size=(160, 50), run_before=walked)
