@@ -18,7 +18,9 @@ def test_resume_then_pause_at_once_shows_the_path():
     try:
         ctl.start(Position.from_moves("5354"), Limits(nodes=None),
                   SearchOptions(hash_mb=1, use_book=False))
-        wait_until(lambda: ctl.snapshot().nodes, 60, "the kernel to search")
+        # inside a long iteration: the kernel pauses (in the driver, between iterations,
+        # there is no path to show)
+        wait_until(lambda: ctl.snapshot().nodes >= 100_000, 60, "100,000 nodes")
         ctl.pause()
         assert ctl.wait_paused(10)
         for _ in range(30):
