@@ -9,7 +9,7 @@ from pilot_util import sync, until
 from test_app_engine import LOAD_TIMEOUT, engine_ready, wait_for
 
 from c4tui.app import C4App, SearchSettings
-from c4tui.review import BLUNDER
+from c4tui.review import BLUNDER, INACCURACY
 
 pytestmark = pytest.mark.usefixtures("tmp_home")
 
@@ -103,3 +103,28 @@ async def test_a_changed_game_cancels_the_review():
         job = app.review.job
         assert job.cancelled and job.result is None and not job.error
         assert "review" not in str(app.query_one("#status").render())
+
+
+@sync
+async def test_review_shows_inaccuracies_and_accuracy():
+    # 4. g2?!: a1 and e1 win at once, g2 wins a move later; what the user sees of it
+    app = C4App(Position.from_moves("4433277"), settings=SearchSettings(auto=False))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: engine_ready(app), LOAD_TIMEOUT, "the engine")
+        await pilot.press("R")
+        await wait_for(pilot, lambda: review_done(app), 60, "the review")
+        await until(pilot, lambda: "g2?!" in str(app.query_one("#moves").render()),
+                    "the ?! mark in the move list")
+        result = app.review.job.result
+        assert app.query_one("#moves").marks[7] == INACCURACY
+        white, black = (f"{result.accuracy(p):.0f}%" for p in (0, 1))
+        assert app.last_message.startswith(f"review done: White {white} 1?? 0? 1?! · "
+                                           f"Black {black} 1?? 0? 0?!")
+        await until(pilot, lambda: f"accuracy White {white} Black {black}"
+                    in str(app.query_one("#status").render()), "the accuracy")
+        await until(pilot, lambda: "g2?! better a1 e1" in str(app.query_one("#analysis")
+                                                              .render()),
+                    "the inaccuracy in the analysis panel")
+        await pilot.press("backspace")  # another game: its accuracy is not the review's
+        await until(pilot, lambda: "accuracy" not in str(app.query_one("#status").render()),
+                    "the accuracy gone")
