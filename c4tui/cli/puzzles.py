@@ -102,13 +102,13 @@ class _Progress:
 
 @puzzles_app.command()
 def build(
+    out: Annotated[Path, typer.Option("--out", "-o", help="The puzzle file to write "
+                                      "(replaced if it exists).", show_default=False)],
     games: Annotated[
         list[str] | None,
         typer.Argument(help="Game files (.c4g or move strings) to look in.", metavar="GAMES",
                        show_default=False),
     ] = None,
-    out: Annotated[Path, typer.Option("--out", "-o", help="The puzzle file to write "
-                                      "(replaced if it exists).", show_default=False)] = ...,
     selfplay: Annotated[int | None, typer.Option(
         "--selfplay", metavar="N", help="Look in N seeded self-play games.")] = None,
     seed: Annotated[int, typer.Option(help="The self-play's seed.")] = 1,

@@ -31,6 +31,7 @@ from ..controllers import (
     SearchControl,
     TreeControl,
 )
+from ..controllers.trainer import TrainerControl
 from ..engine_bridge import NOT_WITH_EXTERNAL
 from ..messages import (
     ColumnChosen,
@@ -132,6 +133,7 @@ class MainScreen(Screen[None]):
         Binding("P", "promote", "promote variation", show=False),
         Binding("D", "delete_variation", "delete variation", show=False),
         Binding("semicolon", "comment", "comment move", show=False, key_display=";"),
+        Binding("T", "trainer", "puzzle trainer", show=False),
     ]
 
     def __init__(self, controls: Controls) -> None:
@@ -270,6 +272,11 @@ class MainScreen(Screen[None]):
 
     def action_comment(self) -> None:
         self.c.tree.comment()
+
+    def action_trainer(self) -> None:
+        from .trainer import TrainerScreen  # (its controller reads the puzzles: on use)
+
+        self.c.host.ask(TrainerScreen(TrainerControl()), lambda _: None)
 
     def action_toggle_threats(self) -> None:
         self.board.show_threats = not self.board.show_threats
