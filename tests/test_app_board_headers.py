@@ -91,3 +91,21 @@ async def test_escape_leaves_the_headers_as_they_were():
         assert app.model.headers == {"White": "Ann"} and not app.files.unsaved
         await pilot.press("4")  # the keys are the board's again
         assert app.model.line == [3, 3, 4, 2, 3]
+
+
+@sync
+async def test_many_headers_scroll_inside_the_dialog_at_80x24():
+    many = {f"Extra{i}": f"value {i}" for i in range(12)}
+    app = C4App(Position.from_moves("4453"), engine=False, headers=many)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_headers(pilot, app)
+        box = screen.query_one("#headers").region
+        assert box.y >= 0 and box.bottom <= 24  # the help line stays on the screen
+        assert "escape: cancel" in screen_text(app)
+        last = field(screen, "Extra11")
+        last.focus()
+        await until(pilot, lambda: "value 11" in screen_text(app), "the last field in view")
+        last.value = "changed"
+        await pilot.press("enter")
+        await until(pilot, lambda: not isinstance(app.screen, HeadersScreen), "the dialog closed")
+        assert app.model.headers["Extra11"] == "changed" and len(app.model.headers) == 12

@@ -13,7 +13,7 @@ import re
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Input, Label
 
 from ..widgets.prompt import LineInput
@@ -75,7 +75,19 @@ class HeadersScreen(OnceModalScreen[dict[str, str] | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="headers"):
             yield Label("Game headers", id="headers-title")
-            today = _dt.date.today().strftime("%Y.%m.%d")  # the writer's default
+            yield from self._fields()
+            with Horizontal(classes="header-row"):
+                yield Label("Result", classes="header-name")
+                yield Label(f" {self.result}  (the moves' own)", id="header-result")
+            yield Label("", id="headers-error")
+            yield Label("tab: next field · enter: keep · escape: cancel · "
+                        "empty: the default", id="headers-help")
+
+    def _fields(self) -> ComposeResult:
+        """One line per header, then one for a new header; they scroll when a game has
+        more headers than the terminal has lines."""
+        today = _dt.date.today().strftime("%Y.%m.%d")  # the writer's default
+        with VerticalScroll(id="headers-fields", can_focus=False):
             for i, name in enumerate(self.names):
                 with Horizontal(classes="header-row"):
                     yield Label(name, classes="header-name")
@@ -86,12 +98,9 @@ class HeadersScreen(OnceModalScreen[dict[str, str] | None]):
                 yield LineInput(placeholder="new name", id="header-new-name",
                                 classes="header-name")
                 yield LineInput(placeholder="its value", id="header-new-value")
-            with Horizontal(classes="header-row"):
-                yield Label("Result", classes="header-name")
-                yield Label(f" {self.result}  (the moves' own)", id="header-result")
-            yield Label("", id="headers-error")
-            yield Label("tab: next field · enter: keep · escape: cancel · "
-                        "empty: the default", id="headers-help")
+
+    def on_mount(self) -> None:
+        self.query_one("#header-0", Input).focus()  # not the scrolling box around it
 
     def _value(self, widget_id: str) -> str:
         return self.query_one(f"#{widget_id}", Input).value.strip()
