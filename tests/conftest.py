@@ -71,6 +71,7 @@ SLOW: dict[str, str] = {
         "converts the 12-ply database, 9 s",
     "tests/test_db12.py::test_a_cache_directory_it_cannot_write_is_said_once_and_converted_once":
         "converts the 12-ply database, 3 s",
+    "tests/test_games_db_app.py::test_explorer_snapshot": "the engine's exact values first",
     "tests/test_hostile_input.py::test_cli_refuses_devices_and_fifos_with_one_line": "5 s",
     "tests/test_hostile_input.py::test_cli_huge_numbers_are_one_line_errors": "processes",
     "tests/test_hostile_input.py::test_cli_reads_no_endless_line_from_stdin": "a process",
