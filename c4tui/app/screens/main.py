@@ -20,6 +20,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 
 from c4tui.engine.geometry import IS_DEFAULT, NAME, WIDTH
+from c4tui.engine.position import Position
 
 from ..controllers import (
     FileControl,
@@ -112,6 +113,7 @@ class MainScreen(Screen[None]):
         Binding("s", "save", "save"),
         Binding("O", "recent", "recent files", show=False),
         Binding("G", "games", "games list", show=False),
+        Binding("E", "explorer", "opening explorer", show=False),
         Binding("e", "enter_moves", "enter moves", show=False),
         Binding("c", "copy", "copy", show=False),
         Binding("C", "copy_game", "copy game file", show=False),
@@ -347,6 +349,22 @@ class MainScreen(Screen[None]):
 
     def action_games(self) -> None:
         self.c.files.games()
+
+    def action_explorer(self) -> None:
+        from .explorer import ExplorerLinks, ExplorerScreen  # (it reads the games database)
+
+        self.c.host.ask(ExplorerScreen(ExplorerLinks(
+            position=lambda: self.c.tree.model.position, exact=self._exact_values,
+            play=self.action_play, back=lambda: self.c.tree.goto(-1, True),
+            open_game=self.c.files.load_game)), lambda _: None)
+
+    def _exact_values(self, pos: Position) -> tuple[int | None, ...] | None:
+        """The exact column values the analysis panel shows for ``pos`` (the solved
+        columns while it solves; None: none yet, or the hints are hidden)."""
+        exact = self.c.search.bridge.view(pos).exact
+        if exact is None or not self.c.play.hints:
+            return None
+        return exact.scores or exact.partial or None
 
     def action_enter_moves(self) -> None:
         self.c.files.enter_moves()
