@@ -6,12 +6,12 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 import pytest
+from c4tui.engine.position import Position
 from pilot_util import screen_text, sync, until
 
 from c4tui.app import C4App
 from c4tui.app.controllers.trainer import Phase, TrainerControl
 from c4tui.app.screens.trainer import TrainerScreen
-from c4tui.engine.position import Position
 from c4tui.puzzles.progress import AGAIN_AFTER, store_path
 
 pytestmark = pytest.mark.usefixtures("tmp_home")

@@ -34,18 +34,10 @@ class Found:
     """The puzzles found so far, in the order found, and what was looked at."""
 
     puzzles: list[Puzzle] = field(default_factory=list)
-    keys: set[int] = field(default_factory=set)
+    keys: set[int] = field(default_factory=set)  #: the puzzles' canonical keys
+    seen: set[int] = field(default_factory=set)  #: every examined position's
     positions: int = 0
-    duplicates: int = 0
-
-    def add(self, puzzle: Puzzle | None, key: int) -> None:
-        if puzzle is None:
-            return
-        if key in self.keys:
-            self.duplicates += 1
-            return
-        self.keys.add(key)
-        self.puzzles.append(puzzle)
+    duplicates: int = 0  #: puzzles met again (a transposition or a mirror image)
 
 
 class Builder:
@@ -68,10 +60,17 @@ class Builder:
     def _look(self, pos: Position, values: Sequence[int | None], nodes: int,
               limit: int) -> bool:
         """Examine one position; False once the build should end."""
-        self.found.positions += 1
+        found = self.found
+        found.positions += 1
         key = canonical_key(pos)
-        if key not in self.found.keys:
-            self.found.add(examine(pos, values, nodes, self.judge), key)
+        if key in found.keys:
+            found.duplicates += 1
+        elif key not in found.seen:
+            found.seen.add(key)
+            puzzle = examine(pos, values, nodes, self.judge)
+            if puzzle is not None:
+                found.keys.add(key)
+                found.puzzles.append(puzzle)
         return len(self.found.puzzles) < limit and not self._stopped.is_set()
 
     def from_selfplay(self, games: int, seed: int, limit: int,
