@@ -84,9 +84,10 @@ def openings() -> list[str]:
 
 
 def play_game(start: str, white: SearchController, black: SearchController, limits: Limits,
-              opts_white: SearchOptions, opts_black: SearchOptions) -> int:
+              opts_white: SearchOptions, opts_black: SearchOptions,
+              on_end: Callable[[Position], None] | None = None) -> int:
     """Play one game from ``start``, each move a search within ``limits``; returns 0 White
-    won, 1 Black won, -1 draw."""
+    won, 1 Black won, -1 draw. ``on_end`` gets the final position (e.g. to store the game)."""
     pos = Position.from_moves(start)
     while not pos.is_over:
         ctl, opts = (white, opts_white) if pos.to_move == 0 else (black, opts_black)
@@ -95,16 +96,19 @@ def play_game(start: str, white: SearchController, black: SearchController, limi
         res = ctl.result
         assert res is not None
         pos.play(res.best_move)
+    if on_end is not None:
+        on_end(pos)
     return -1 if pos.winner is None else pos.winner
 
 
 def selfplay(limits: Limits, opts_a: SearchOptions, opts_b: SearchOptions,
              starts: Iterable[str] | None = None,
              progress: Callable[[int, int, int, int], None] | None = None,
-             book: BookLike | None = None) -> tuple[int, int, int]:
+             book: BookLike | None = None,
+             on_game: Callable[[Position, bool], None] | None = None) -> tuple[int, int, int]:
     """MILTON's self-play test (thesis 3.1): each opening twice, colours swapped, every
     move a search within ``limits``; each side probes ``book`` if its options say
-    ``use_book``.
+    ``use_book``. ``on_game(final position, A played White)`` after each game.
 
     Returns ``(wins, losses, draws)`` of option set A.
     """
@@ -112,10 +116,11 @@ def selfplay(limits: Limits, opts_a: SearchOptions, opts_b: SearchOptions,
     w = lo = d = 0
     for start in starts if starts is not None else openings():
         for a_white in (True, False):
+            end = None if on_game is None else (lambda p, w=a_white: on_game(p, w))
             if a_white:
-                r = play_game(start, a, b, limits, opts_a, opts_b)
+                r = play_game(start, a, b, limits, opts_a, opts_b, end)
             else:
-                r = play_game(start, b, a, limits, opts_b, opts_a)
+                r = play_game(start, b, a, limits, opts_b, opts_a, end)
             if r == -1:
                 d += 1
             elif (r == 0) == a_white:

@@ -215,3 +215,18 @@ def test_unusable_data_directory(tmp_path, monkeypatch, capsys, games_dir):
     code, out, _ = _run(["db", "import", str(games_dir), "--db", str(tmp_path / "ok.sqlite")],
                         capsys)
     assert code == 0 and "8 new" in out
+
+
+def test_selfplay_stores_its_games(tmp_path, capsys):
+    db = tmp_path / "g.sqlite"
+    code, out, _ = _run(["selfplay", "--openings", "1", "--nodes", "1k", "--db", str(db)],
+                        capsys)
+    assert code == 0 and "2 games" in out
+    conn = connect(db)
+    games = games_through(conn, Position())
+    assert len(games) == 2
+    assert {g.headers["White"] for g in games} == {"candidate [defaults]",
+                                                    "baseline [no-quiescence]"}
+    assert all(g.headers["Event"] == "c4tui selfplay" and g.result_token != "*"
+               for g in games)
+    assert explore(conn, Position()).total.games == 2

@@ -7,6 +7,7 @@ import json
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -218,6 +219,8 @@ def _explore_json(stats: PositionStats, values: tuple[int | None, ...] | None) -
 
 def _explore_table(pos: Position, stats: PositionStats,
                    values: tuple[int | None, ...] | None) -> None:
+    from c4tui.engine.scores import result_words
+
     where = pos.digits() or "the empty board"
     t = stats.total
     typer.echo(f"{t.games:,} games through {where}: White {t.percent(t.white):.0f}% "
@@ -228,18 +231,12 @@ def _explore_table(pos: Position, stats: PositionStats,
     for m in stats.moves:
         name = f"{m.col + 1}" + (f"={m.twin + 1}" if m.twin is not None else "")
         value = values[m.col] if values else None
-        exact = "" if value is None else f"{value:+d} ({_after(pos, m.col, value)})"
+        exact = "" if value is None else (
+            f"{value:+d} ({result_words(value, pos.ply)})" if value else "0 (draw)")
         typer.echo(f"{name:<6}{m.games:>9,}{m.percent(m.white):>7.0f}%{m.percent(m.draws):>6.0f}%"
                    f"{m.percent(m.black):>6.0f}%  {exact}".rstrip())
     if stats.ended.games:
         typer.echo(f"(the game ended here in {stats.ended.games:,})")
-
-
-def _after(pos: Position, col: int, score: int) -> str:
-    """The move's exact value in words: the result after it (``White wins in 5``)."""
-    from c4tui.engine.scores import result_words
-
-    return result_words(score, pos.ply)
 
 
 @db_app.command("stats")
@@ -258,6 +255,29 @@ def stats_command(db: DB_OPTION = None) -> None:
     typer.echo(f"moves        {s.mean_length:.1f} per game on average, {s.longest} at most")
     typer.echo(f"positions    {s.positions:,} indexed, {s.distinct:,} different "
                "(mirror images counted once)")
+
+
+def game_store(where: str, event: str) -> Callable[[Position, str, str], None]:
+    """``--db FILE`` of the commands that play games (``default``: the user data
+    directory's database): a function that stores each game as it ends (its own
+    transaction: a run stopped early keeps the games played), with the headers
+    ``Event``, ``Date``, ``Round`` (1, 2, ... in this run), ``White`` and ``Black``."""
+    import datetime
+
+    from c4tui.db import GameRecord, add_games
+
+    conn = _open(None if where == "default" else Path(where), create=True)
+    date = datetime.date.today().strftime("%Y.%m.%d")
+    played = 0
+
+    def store(pos: Position, white: str, black: str) -> None:
+        nonlocal played
+        played += 1
+        headers = {"Event": event, "Date": date, "Round": str(played), "White": white,
+                   "Black": black}
+        add_games(conn, [GameRecord.from_position(pos, headers, event)])
+
+    return store
 
 
 def register(app: typer.Typer) -> None:

@@ -14,6 +14,7 @@ from .errors import fail
 from .size import SIZE_OPTION, check_size
 
 if TYPE_CHECKING:
+    from c4tui.engine.position import Position
     from c4tui.engine.seam import SearchOptions
 
 DEFAULT_NODES = "100k"  # per move: MILTON's experiments, and a run of minutes
@@ -67,6 +68,11 @@ def selfplay(
     hash_text: Annotated[
         str | None, options.hash_option("Tables of each side's search", "the search's")
     ] = None,
+    db: Annotated[
+        str | None, typer.Option("--db", metavar="FILE",
+                                 help="Store the games in this games database ('default': "
+                                 "the user data directory's; see c4tui db).")
+    ] = None,
     size: SIZE_OPTION = None,
 ) -> None:
     """MILTON's self-play test: the 49 two-ply openings, twice each with colours swapped.
@@ -104,8 +110,18 @@ def selfplay(
         from .books import prepare_books
 
         books = prepare_books(Console(stderr=True))
+    on_game = None
+    if db is not None:
+        from .db import game_store
+
+        store = game_store(db, "c4tui selfplay")
+        names = (f"candidate [{candidate or 'defaults'}]", f"baseline [{baseline or 'defaults'}]")
+
+        def on_game(pos: Position, candidate_white: bool) -> None:
+            store(pos, *(names if candidate_white else names[::-1]))
     try:
-        w, lo, d = run(Limits(nodes=budget), test_opts, base_opts, starts, progress, books)
+        w, lo, d = run(Limits(nodes=budget), test_opts, base_opts, starts, progress, books,
+                       on_game)
     except KeyboardInterrupt:
         fail("selfplay: interrupted", 130)
     print(file=sys.stderr)
