@@ -38,6 +38,16 @@ async def test_versus_without_an_engine_says_so():
         assert app.play.versus is None and "no engine to play" in app.last_error
 
 
+@sync
+async def test_versus_on_a_finished_game_says_it_is_over():
+    app = C4App(Position.from_moves("4455667"), engine=False)  # White's four on row 1
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("V")
+        assert app.play.versus is None
+        assert app.last_error == "versus: the game is over (White has won)"
+        assert not isinstance(app.screen, PromptScreen)  # no strengths asked for
+
+
 async def start_versus(pilot, app: C4App, strengths: str) -> None:
     await pilot.press("V")
     await until(pilot, lambda: isinstance(app.screen, PromptScreen), "the prompt")

@@ -72,6 +72,11 @@ class PlayControl:
     def versus_key(self) -> None:
         """``V``: engine versus engine (a prompt for the two strengths), or, while it
         runs, pause and resume it."""
+        end = self.model.full_position()
+        if end.is_over:  # nothing to start or to pause: say so, not "paused"
+            self.host.error(f"versus: the game is over ({game_over_text(end)})"
+                            + (": p leaves" if self.versus is not None else ""))
+            return
         if self.versus is not None:
             self.paused = not self.paused
             self.host.say("engine vs engine paused: V resumes, p stops" if self.paused
