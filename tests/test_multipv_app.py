@@ -26,6 +26,7 @@ async def test_m_shows_the_three_best_lines_in_the_panel():
     app = C4App(pos)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_for(pilot, lambda: engine_ready(app), LOAD_TIMEOUT, "the engine")
+        own = app.screen.query_one(AnalysisPanel).size.height  # the style sheet's
         await pilot.press("m")
         await until(pilot, lambda: app.settings.multipv == 2, "two lines asked for")
         await pilot.press("m")
@@ -44,6 +45,7 @@ async def test_m_shows_the_three_best_lines_in_the_panel():
             first = pos.line_squares(line.pv)[0]
             assert f"{i + 1} {COLUMN_NAMES[line.move]}" in panel and first in panel
         assert app.settings.multipv == 3
+        assert app.screen.query_one(AnalysisPanel).size.height == 7  # a row per line
         await pilot.press("m", "m")  # every move, then back to one line
         await until(pilot, lambda: app.settings.multipv == 1, "one line again")
 
@@ -55,6 +57,8 @@ async def test_m_shows_the_three_best_lines_in_the_panel():
         await pilot.pause()
         rows = app.screen.query_one(AnalysisPanel).render().plain.splitlines()
         assert rows[3].startswith("pv") and not any(r.startswith("2 ") for r in rows)
+        await until(pilot, lambda: app.screen.query_one(AnalysisPanel).size.height == own,
+                    "the panel's own height again (the graph below it)")
 
 
 class PanelApp(App[None]):

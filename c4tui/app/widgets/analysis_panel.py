@@ -66,6 +66,7 @@ class AnalysisPanel(Widget):
         super().__init__(*args, **kwargs)
         self._spans: list[MoveSpan] = []
         self._hovered: MoveSpan | None = None
+        self._grown: int | None = None  #: the rows multi-PV's lines took (None: none)
 
     # ------------------------------------------------------------------ the mouse
     def _span_at(self, x: int, y: int) -> MoveSpan | None:
@@ -247,8 +248,8 @@ class AnalysisPanel(Widget):
         evaluation graph; the app's style sheet sizes it otherwise)."""
         snap = view.snapshot
         extra = len(snap.lines) - 1 if snap is not None and self.hints else 0
-        if extra > 0:
-            self.styles.height = 5 + extra
-        elif self.styles.height is not None:
-            self.styles.clear_rule("height")
+        height = 5 + extra if extra > 0 else None  # None: the style sheet's again
+        if height != self._grown:
+            self._grown = height
+            self.styles.height = height
 
