@@ -59,7 +59,7 @@ async def test_right_move_solves_and_wrong_move_is_refuted_on_the_board(puzzle_f
         assert "streak 0" in screen_text(app)
         await pilot.press("4")  # d1: the double threat
         assert trainer.phase is Phase.SOLVED
-        assert "Solved: d1 keeps the win" in screen_text(app)
+        assert "Solved: d1 keeps the win (double-threat)" in screen_text(app)
         assert "streak 1" in screen_text(app)
         await pilot.press("n")
         assert trainer.puzzle is not None and trainer.puzzle.moves == "217752"
@@ -84,6 +84,10 @@ async def test_hints_name_the_theme_then_the_column(puzzle_file):
         assert "column" not in info(app)
         await pilot.press("h")
         assert "hint: theme: double-threat; column 4" in info(app)
+        # a click on the board plays too: column d is 4 cells past the border and the gutter
+        await pilot.click("#trainer-board", offset=(2 + 2 + 3 * 4 + 1, 3))
+        assert "Solved: d1 keeps the win (double-threat)" in info(app)
+        assert "streak 1" in info(app)  # after two hints SM-2's quality is 3: still a pass
         await pilot.press("escape")
         await until(pilot, lambda: not isinstance(app.screen, TrainerScreen), "the board")
 

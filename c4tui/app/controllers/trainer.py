@@ -136,7 +136,7 @@ class TrainerControl:
         if col == p.keep:
             self._answer(QUALITY_AFTER_HINTS[self.hints])
             self.phase = Phase.SOLVED
-            self.message = f"Solved: {square} keeps the {p.result}"
+            self.message = f"Solved: {square} keeps the {p.result} ({p.theme})"
             return False
         self._answer(WRONG)
         self.phase = Phase.REFUTING
