@@ -119,3 +119,19 @@ async def test_the_prompt_reads_a_link_and_l_copies_one():
         assert app.clipboard == "https://connect4.gamesolver.org/?pos=44"
         assert app.last_message == ("copied https://connect4.gamesolver.org/?pos=44 "
                                     "(0-based: 0:33)")
+
+
+@sync
+async def test_the_open_picker_reads_a_link_typed_in_its_box():
+    app = C4App(Position(), engine=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for text in (LINK, "?pos=48"):
+            await pilot.press("o")
+            await until(pilot, lambda: app.screen.query("#picker-input"), "the picker")
+            app.screen.query_one("#picker-input").value = text
+            app.screen.query_one("#picker-input").focus()
+            await pilot.press("enter")
+            await until(pilot, lambda: not app.screen.query("#picker-input"), "picker closed")
+        assert app.position.digits() == "4453"
+        assert app.last_error == ("open: link '?pos=48': character 2 '8': not a column "
+                                  "(expected 1-7)")

@@ -128,8 +128,13 @@ class FileControl:
             return next(p for p in home.parents if p.is_dir()), None
         return home, None
 
-    def _load_chosen(self, path: Path | None) -> None:
-        if path is not None:
+    def _load_chosen(self, path: Path | str | None) -> None:
+        if isinstance(path, str):  # a link typed in the box: its position, a new game
+            try:
+                self.load_position(Position.parse(path))
+            except IllegalMoveError as exc:
+                self.host.error(f"open: {exc}")
+        elif path is not None:
             self.load_file(path)
 
     # ------------------------------------------------------------------ keys
@@ -141,8 +146,8 @@ class FileControl:
 
     def save(self) -> None:
         """``s``: the file picker (the current file proposed), then save there."""
-        def done(path: Path | None) -> None:
-            if path is not None:
+        def done(path: Path | str | None) -> None:
+            if isinstance(path, Path):  # (saving, the box's text is always a path)
                 self.save_file(path)
 
         start, current = self._picker_start()

@@ -12,6 +12,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Label, Tree
 from textual.widgets.directory_tree import DirEntry
 
+from c4tui.engine.position import is_link
 from c4tui.gamefile import resolve_user_path
 
 from ..widgets.game_tree import GameTree
@@ -19,8 +20,9 @@ from ..widgets.prompt import LineInput
 from .modal import OnceModalScreen
 
 
-class FilePickerScreen(OnceModalScreen[Path | None]):
-    """Returns the chosen file's path, or None on escape.
+class FilePickerScreen(OnceModalScreen[Path | str | None]):
+    """Returns the chosen file's path, or None on escape; opening, a link typed in the box
+    (a connect4.gamesolver.org ``?pos=`` link) comes back as its text, a position to read.
 
     The tree starts in ``start``; a file is chosen with enter or a double click in the
     tree, or by typing its path in the box (relative to the folder shown, ``~`` expands).
@@ -96,8 +98,9 @@ class FilePickerScreen(OnceModalScreen[Path | None]):
             tree = GameTree(self.directory, id="picker-tree", current=self.current)
             tree.show_root = False
             yield tree
-            yield LineInput(value=self.value, placeholder="a file name or path (~ works)",
-                        id="picker-input")
+            hint = "a file name or path (~ works)" + (", or a gamesolver link"
+                                                      if self.verb == "open" else "")
+            yield LineInput(value=self.value, placeholder=hint, id="picker-input")
             yield Label(f"enter/double click: {self.verb}   tab: tree/path   "
                         "backspace: up   esc: cancel", id="picker-help")
 
@@ -125,7 +128,7 @@ class FilePickerScreen(OnceModalScreen[Path | None]):
         if event.node is not event.node.tree.root:  # a root that is gone is no file
             self._done(event.path)
 
-    def _done(self, path: Path | None) -> None:
+    def _done(self, path: Path | str | None) -> None:
         self.dismiss(path)  # once (OnceModalScreen): a second enter may already be queued
 
     @on(Input.Submitted, "#picker-input")
@@ -138,6 +141,9 @@ class FilePickerScreen(OnceModalScreen[Path | None]):
         text = self.query_one("#picker-input", Input).value
         if not text.strip():
             self.app.bell()
+            return
+        if self.verb == "open" and is_link(text.strip()):
+            self._done(text.strip())
             return
         path = resolve_user_path(text, self.directory)
         try:
