@@ -29,11 +29,12 @@ test-fast: $(VENV)/.installed
 	$(BIN)/pytest -q -m "not slow" $(PYTEST_ARGS)
 
 # mypy sees the package as installed (engine/ and book/ are c4tui.engine and c4tui.book):
-# .typecheck/c4tui links each entry of c4tui/ and the two top-level packages.
+# .typecheck/c4tui links each entry of c4tui/ and the two top-level packages (ln -n: a
+# link left by a concurrent run is replaced, never followed into the source tree).
 typecheck: $(VENV)/.installed
 	@rm -rf .typecheck && mkdir -p .typecheck/c4tui
-	@for f in c4tui/*; do ln -s "../../$$f" ".typecheck/c4tui/$${f#c4tui/}"; done
-	@ln -s ../../engine .typecheck/c4tui/engine && ln -s ../../book .typecheck/c4tui/book
+	@for f in c4tui/*; do ln -sfn "../../$$f" ".typecheck/c4tui/$${f#c4tui/}"; done
+	@ln -sfn ../../engine .typecheck/c4tui/engine && ln -sfn ../../book .typecheck/c4tui/book
 	cd .typecheck && ../$(BIN)/mypy --config-file ../pyproject.toml --cache-dir ../.mypy_cache -p c4tui
 
 # The long run of the fuzzers and crash tests (docs/reliability.md): at least 10,000 random
