@@ -102,6 +102,7 @@ def import_paths(conn: sqlite3.Connection, paths: Iterable[Path],
             if len(batch) >= BATCH:
                 flush()
     flush()
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # the journal back to nothing
     return report
 
 
