@@ -173,7 +173,7 @@ class TrainerControl:
         keep = p.position().landing_square(p.keep)
         self.board = after
         self.phase = Phase.REFUTED
-        self.message = f"Wrong: {reply}{r.words} (the {p.result} was {keep})"
+        self.message = f"Wrong: {reply}{r.words} with perfect play (the {p.result} was {keep})"
 
     def _answer(self, quality: int) -> None:
         p = self.puzzle
