@@ -68,8 +68,8 @@ async def test_right_move_solves_and_wrong_move_is_refuted_on_the_board(puzzle_f
         await until(pilot, lambda: trainer.phase is Phase.REFUTED, "the refutation", 60)
         assert board.position.history[:-2] == Position.from_moves("217752").history
         assert len(board.position.history) == 8  # the wrong move and the engine's reply
-        text = screen_text(app)
-        assert "Wrong: Black replies" in text and "(the win was d1)" in text, info(app)
+        text = info(app)  # (wrapped on the screen)
+        assert "Wrong: Black replies" in text and "with perfect play (the win was d1)" in text
         assert "streak 0 (best 1)" in text
 
 
