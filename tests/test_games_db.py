@@ -230,3 +230,13 @@ def test_selfplay_stores_its_games(tmp_path, capsys):
     assert all(g.headers["Event"] == "c4tui selfplay" and g.result_token != "*"
                for g in games)
     assert explore(conn, Position()).total.games == 2
+
+
+def test_match_stores_its_games(tmp_path, capsys):
+    db = tmp_path / "g.sqlite"
+    code, _, err = _run(["match", "--games", "2", "--nodes", "1k", "--db", str(db)], capsys)
+    assert code == 0, err
+    games = games_through(connect(db), Position())
+    assert [g.headers["Round"] for g in games] == ["1", "2"]
+    assert all(g.headers["Event"] == "c4tui match" and g.result_token != "*"  # adjudicated
+               and g.headers["White"].endswith(("(A)", "(B)")) for g in games)

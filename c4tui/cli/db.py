@@ -3,6 +3,7 @@ explorer's table, the database's numbers (c4tui/db/, docs/user-guide.md)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 import threading
@@ -19,6 +20,7 @@ from .size import SIZE_OPTION, check_size
 if TYPE_CHECKING:
     import sqlite3
 
+    from c4tui.db import ImportReport
     from c4tui.db.explorer import PositionStats
     from c4tui.engine.position import Position
 
@@ -107,11 +109,8 @@ def import_games(
         raise SystemExit(FAILURE)
 
 
-def _import_summary(report: object, seconds: float, tty: bool, interrupted: bool = False
-                    ) -> None:
-    from c4tui.db import ImportReport
-
-    assert isinstance(report, ImportReport)
+def _import_summary(report: ImportReport, seconds: float, tty: bool,
+                    interrupted: bool = False) -> None:
     if tty:
         print(file=sys.stderr)
     for line in report.errors:
@@ -257,25 +256,32 @@ def stats_command(db: DB_OPTION = None) -> None:
                "(mirror images counted once)")
 
 
-def game_store(where: str, event: str) -> Callable[[Position, str, str], None]:
+def game_store(where: str, event: str) -> Callable[..., None]:
     """``--db FILE`` of the commands that play games (``default``: the user data
-    directory's database): a function that stores each game as it ends (its own
-    transaction: a run stopped early keeps the games played), with the headers
-    ``Event``, ``Date``, ``Round`` (1, 2, ... in this run), ``White`` and ``Black``."""
+    directory's database): a function ``store(pos, white, black, round=None,
+    result=None, extra=None)`` that stores a game as it ends (its own transaction: a run
+    stopped early keeps the games played), with the headers ``Event``, ``Date``, ``Round``
+    (given, or 1, 2, ... in this run), ``White``, ``Black`` and ``extra``; ``result``
+    (``1-0``, ``0-1``, ``1/2-1/2``) for a game decided off the board (adjudicated)."""
     import datetime
 
     from c4tui.db import GameRecord, add_games
+    from c4tui.db.store import RESULT_TOKENS
 
     conn = _open(None if where == "default" else Path(where), create=True)
     date = datetime.date.today().strftime("%Y.%m.%d")
     played = 0
 
-    def store(pos: Position, white: str, black: str) -> None:
+    def store(pos: Position, white: str, black: str, round: int | None = None,
+              result: str | None = None, extra: dict[str, str] | None = None) -> None:
         nonlocal played
         played += 1
-        headers = {"Event": event, "Date": date, "Round": str(played), "White": white,
-                   "Black": black}
-        add_games(conn, [GameRecord.from_position(pos, headers, event)])
+        headers = {"Event": event, "Date": date, "Round": str(round or played),
+                   "White": white, "Black": black, **(extra or {})}
+        record = GameRecord.from_position(pos, headers, event)
+        if result is not None and result in RESULT_TOKENS:
+            record = dataclasses.replace(record, result=RESULT_TOKENS.index(result))
+        add_games(conn, [record])
 
     return store
 

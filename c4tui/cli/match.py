@@ -11,8 +11,9 @@ from typing import Annotated
 import typer
 
 from c4tui.match.adjudicator import DEFAULT_EMPTY, MAX_EMPTY
+from c4tui.match.game import GameRecord
 from c4tui.match.player import DEFAULT_TIMEOUT
-from c4tui.match.runner import MAX_CONCURRENCY, MatchConfig
+from c4tui.match.runner import MAX_CONCURRENCY, MatchConfig, MatchState
 from c4tui.units import UnitError, parse_count
 
 from .errors import FAILURE, bad_value, fail
@@ -110,6 +111,10 @@ def match(
         "--records", metavar="DIR", show_default=False,
         help="Write every game to DIR/0001.c4g, DIR/0002.c4g ... (a new or empty "
         "directory).")] = None,
+    db: Annotated[str | None, typer.Option(
+        "--db", metavar="FILE", show_default=False,
+        help="Store every game in this games database ('default': the user data "
+        "directory's; see c4tui db).")] = None,
     json_out: Annotated[bool, typer.Option("--json", help="JSON lines: one per game, then "
                                            "the summary.")] = False,
     size: SIZE_OPTION = None,
@@ -155,17 +160,31 @@ def match(
         fail(f"match: {exc}")
     where = f"from {openings}" if openings is not None else \
         f"drawn {opening_plies}-disc book positions"
-    _play(config, "json" if json_out else ("live" if sys.stdout.isatty() else "plain"), where)
+    _play(config, "json" if json_out else ("live" if sys.stdout.isatty() else "plain"), where,
+          db)
 
 
-def _play(config: MatchConfig, mode: str, where: str) -> None:
-    """Start the engines, play, print; one line and exit status 2 (an engine does not
-    start), 1 (the match failed) or 130 (Ctrl-C)."""
+def _play(config: MatchConfig, mode: str, where: str, db: str | None = None) -> None:
+    """Start the engines, play, print (and store each game in the games database ``db``);
+    one line and exit status 2 (an engine does not start), 1 (the match failed) or 130
+    (Ctrl-C)."""
     from c4tui.match.runner import Match, MatchError
     from c4tui.match.table import Output
 
+    from .db import game_store
+
     output: list[Output] = []
-    the_match = Match(config, lambda rec, state: output[0].game(rec, state))
+    store = game_store(db, "c4tui match") if db is not None else None
+
+    def game(rec: GameRecord, state: MatchState) -> None:
+        output[0].game(rec, state)
+        if store is not None:
+            black = "B" if rec.white == "A" else "A"
+            store(rec.position(), f"{the_match.names[rec.white]} ({rec.white})",
+                  f"{the_match.names[black]} ({black})", rec.number, rec.result,
+                  {"Termination": rec.termination})
+
+    the_match = Match(config, game)
     t0 = time.monotonic()
     try:  # one block: Ctrl-C may come between any two steps
         the_match.start()
