@@ -17,14 +17,17 @@ Numbers are read as decimals (never floats), so ``1.0e400`` is simply too large,
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from decimal import Decimal, DecimalException
+
+from c4tui.engine.levels import MIN_LEVEL, PERFECT_LEVEL
 
 # The caps are the engine's (its seam has no numba): one cap per option, in every command
 # and the app, although the exact solver's table alone could take up to 32768 MB.
 from c4tui.engine.seam import MAX_HASH_MB, MAX_NODE_LIMIT
 
-__all__ = ["MAX_HASH_MB", "MAX_NODE_LIMIT", "PERFECT", "UnitError", "parse_count", "parse_mb",
-           "parse_strength"]
+__all__ = ["MAX_HASH_MB", "MAX_NODE_LIMIT", "PERFECT", "Strength", "UnitError", "parse_count",
+           "parse_level", "parse_mb", "parse_strength"]
 
 _SUFFIXES = {"k": 10**3, "m": 10**6, "g": 10**9}
 #: Units a size in MB may carry (longest first): mebibytes as written, gibibytes x 1024.
@@ -113,24 +116,83 @@ def parse_mb(text: str, what: str, lo: int = 1, hi: int = MAX_HASH_MB) -> int:
     return _whole(value, lo, hi, what, shown, " MB")
 
 
-#: The strength of the engine one plays against that is not a node count: the exact solver.
+#: The name of level 10, perfect play: the exact solver.
 PERFECT = "perfect"
+_LEVEL_WORDS = ("level", "l")  # "level 5", "L5": a level however short the text
 
 
-def parse_strength(text: str, what: str) -> int | None:
-    """A play-mode strength: ``perfect`` (None: the exact solver) or a node budget such as
-    ``10k`` or ``1M`` for the analysis search; :class:`UnitError` otherwise."""
+@dataclass(frozen=True)
+class Strength:
+    """How strong the engine plays: a ``level`` (1-10, 10 perfect play; see
+    c4tui.engine.levels), or a ``nodes`` budget of the analysis search (kept from before
+    the levels: when set, it is the strength)."""
+
+    level: int = PERFECT_LEVEL
+    nodes: int | None = None
+
+    def __str__(self) -> str:
+        """``perfect``, ``level 5`` or ``100k nodes``: how every front end names it."""
+        if self.nodes is not None:
+            return f"{round_count(self.nodes)} nodes"
+        return PERFECT if self.level == PERFECT_LEVEL else f"level {self.level}"
+
+    @property
+    def typed(self) -> str:
+        """The text that gives this strength back: ``perfect``, ``5`` or ``100k``."""
+        if self.nodes is not None:
+            return round_count(self.nodes)
+        return PERFECT if self.level == PERFECT_LEVEL else str(self.level)
+
+
+def _level_number(text: str) -> tuple[str, bool]:
+    """``text`` without a leading ``level``/``L`` word, and whether it had one."""
+    t = text.strip().lower()
+    for word in _LEVEL_WORDS:
+        if t.startswith(word) and t[len(word):].strip()[:1].isdigit():
+            return t[len(word):].strip(), True
+    return t, False
+
+
+def parse_level(text: str, what: str) -> int:
+    """A strength level, 1-10: ``5``, ``L5`` or ``level 5``; :class:`UnitError`
+    otherwise."""
+    full = str(text).strip()
+    shown = _clip(full)
+    number, _ = _level_number(full)
+    if not (number.isascii() and number.isdigit()) or len(number) > 3:
+        raise UnitError(what, repr(shown), f"not a level ({MIN_LEVEL} to {PERFECT_LEVEL})")
+    if not MIN_LEVEL <= int(number) <= PERFECT_LEVEL:
+        raise UnitError(what, shown, f"out of range ({MIN_LEVEL} to {PERFECT_LEVEL})")
+    return int(number)
+
+
+def parse_strength(text: str, what: str) -> Strength:
+    """A play-mode strength: a level (``1``-``10``, ``L5``, ``level 5``; ``perfect`` is
+    level 10), or a node budget of the analysis search (``100k``, ``1M``: 11 nodes or
+    more); :class:`UnitError` otherwise."""
     full = str(text).strip()
     shown = _clip(full)
     if full.lower() == PERFECT:
-        return None
+        return Strength()
+    number, worded = _level_number(full)
+    if worded or (number.isascii() and number.isdigit() and len(number) <= 2
+                  and int(number) <= PERFECT_LEVEL):  # 11 and up: nodes, as before
+        return Strength(level=parse_level(full, what))
     try:
-        return parse_count(full, what)
+        return Strength(nodes=parse_count(full, what, lo=PERFECT_LEVEL + 1))
     except UnitError as exc:
         if not exc.reason.startswith("not a number"):
             raise  # a node count out of range says so
-        raise UnitError(what, repr(shown), f"neither {PERFECT} nor a node count "
-                        "(e.g. 10k, 1M)") from None
+        raise UnitError(what, repr(shown), f"neither {PERFECT}, a level ({MIN_LEVEL} to "
+                        f"{PERFECT_LEVEL}) nor a node count (e.g. 10k, 1M)") from None
+
+
+def round_count(n: int) -> str:
+    """A node count as typed: ``10k``, ``1M``, ``2,500`` (exact, unlike ``human_count``)."""
+    for unit, div in (("G", 10**9), ("M", 10**6), ("k", 10**3)):
+        if n >= div and n % div == 0:
+            return f"{n // div}{unit}"
+    return f"{n:,}"
 
 
 def human_count(n: float | None) -> str:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import queue
+import random
 import sys
 import threading
 from collections.abc import Callable
@@ -25,6 +26,7 @@ from typing import BinaryIO, NoReturn, TextIO
 from c4tui import __version__
 from c4tui.bounded import LineTooLong, bounded_lines, clip, small_int
 from c4tui.engine.geometry import WIDTH
+from c4tui.engine.levels import PERFECT_LEVEL, level
 from c4tui.engine.position import (
     BLACK,
     WHITE,
@@ -36,6 +38,7 @@ from c4tui.engine.seam import DEFAULT_HASH_MB, MAX_HASH_MB, MAX_THREADS
 
 from .fen import parse_fen
 from .jobs import AnalysisJob, ExactJob, Resources, SearchJob
+from .level_job import LevelJob
 from .limits import parse_go
 
 ENGINE_NAME = f"c4tui {__version__}"
@@ -89,6 +92,9 @@ OPTIONS = (
     Option("Exact", "check", False),
     # The opening books, in both searches.
     Option("OwnBook", "check", True),
+    # A strength level (c4tui.engine.levels; 10: perfect play); 0: off, full strength
+    # under the go limits.
+    Option("Level", "spin", 0, 0, PERFECT_LEVEL),
     # The analysis search's lines: the best K root moves, one info line each (multipv i).
     Option("MultiPV", "spin", 1, 1, WIDTH),
 )
@@ -108,6 +114,7 @@ class UgiEngine:
         #: Set as soon as ``quit`` (or the end of input) is read, before it is handled: a
         #: long ``isready`` gives up waiting then.
         self.quitting = threading.Event()
+        self.game_seed = random.getrandbits(64)  #: a level's moves vary from game to game
         self._apply_options()
 
     # ---------------------------------------------------------------- dispatch
@@ -183,6 +190,7 @@ class UgiEngine:
         if self.job is not None and self.searching:
             self.job.stop()
         self.resources.new_game()
+        self.game_seed = random.getrandbits(64)
 
     def cmd_position(self, args: list[str]) -> None:
         try:
@@ -206,8 +214,12 @@ class UgiEngine:
             self.error(str(exc))
             self.emit(f"bestmove {NULL_MOVE}")
             return
-        kind = ExactJob if self.options["Exact"] else AnalysisJob
-        self.job = kind(pos, limits, self.resources, self.emit)
+        if self.options["Level"]:
+            self.job = LevelJob(pos, limits, self.resources, self.emit,
+                                level=level(int(self.options["Level"])), seed=self.game_seed)
+        else:
+            kind = ExactJob if self.options["Exact"] else AnalysisJob
+            self.job = kind(pos, limits, self.resources, self.emit)
         self.job.start()
 
     def cmd_stop(self, args: list[str]) -> None:
@@ -250,7 +262,7 @@ class UgiEngine:
         self.resources.configure(hash_mb=int(self.options["Hash"]),
                                  threads=int(self.options["Threads"]),
                                  own_book=bool(self.options["OwnBook"]),
-                                 exact=bool(self.options["Exact"]),
+                                 exact=bool(self.options["Exact"] or self.options["Level"]),
                                  multipv=int(self.options["MultiPV"]))
 
 
@@ -309,17 +321,22 @@ class _Commands(queue.Queue):
         super().put(item, block, timeout)
 
 
-def run(stdin: BinaryIO | None = None, stdout: TextIO | None = None) -> int:
+def run(stdin: BinaryIO | None = None, stdout: TextIO | None = None,
+        level: int = 0) -> int:
     """Speak UGI on ``stdin``/``stdout`` until ``quit`` or the end of input; exit code 0.
 
     A reader thread turns input into lines (undecodable bytes are replaced, never fatal;
     a line longer than :data:`~c4tui.bounded.MAX_LINE_CHARS` is an error line, and input
     without a line end in 16 MiB ends like the end of input);
     this thread answers them in order. A running search answers in its own thread.
+    ``level``: the ``Level`` option's value to begin with (``c4tui engine --level``).
     """
     source = stdin if stdin is not None else sys.stdin.buffer
     writer = LineWriter(stdout if stdout is not None else sys.stdout)
     engine = UgiEngine(writer)
+    if level:
+        engine.options["Level"] = level
+        engine._apply_options()
     lines: queue.Queue[str | None] = _Commands(engine.quitting)
 
     def read() -> None:
@@ -343,14 +360,14 @@ def run(stdin: BinaryIO | None = None, stdout: TextIO | None = None) -> int:
             return 0
 
 
-def main() -> NoReturn:
+def main(level: int = 0) -> NoReturn:
     """Run the engine on this process's standard input and output, then end the process.
 
     The process ends with ``os._exit``: the input thread may still be blocked reading
     stdin, which Python cannot interrupt, and a normal interpreter shutdown would then
     abort on the stdin lock.
     """
-    code = run()
+    code = run(level=level)
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(code)
