@@ -85,7 +85,6 @@ SLOW: dict[str, str] = {
     "tests/test_hostile_input.py::test_cli_reads_no_endless_line_from_stdin": "a process",
     "tests/test_hostile_input.py::test_a_book_bomb_is_refused_before_it_inflates": "1 s",
     "tests/test_match_stats.py::test_simulated_equal_engines_mostly_accept_h0": "1 s",
-    "tests/test_puzzles.py::test_ctrl_c_keeps_what_was_found": "a real build, interrupted, 5 s",
     "tests/test_search.py::test_random_control_sequences_never_deadlock": "200 sequences",
     "tests/test_serve.py::test_the_workstation_plays_in_a_headless_browser": "a browser",
     "tests/test_serve.py::test_sessions_are_bounded_clamped_and_reaped": "sessions, 1.5 s",
