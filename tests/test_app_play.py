@@ -20,7 +20,7 @@ from c4tui.app.play import EnginePlayer, PlaySettings, best_moves
 from c4tui.app.text import human_count
 from c4tui.app.widgets import BoardView, PlaySetupScreen
 from c4tui.cli import main
-from c4tui.units import UnitError, parse_strength
+from c4tui.units import Strength, UnitError, parse_strength
 
 pytestmark = pytest.mark.usefixtures("tmp_home")
 
@@ -39,9 +39,9 @@ def replies(app: C4App, plies: int):
 
 # ---------------------------------------------------------------------------- no engine
 def test_strength_values():
-    assert parse_strength(" Perfect ", "--strength") is None
-    assert parse_strength("10k", "--strength") == 10_000
-    with pytest.raises(UnitError, match="'strong' is neither perfect nor a node count"):
+    assert parse_strength(" Perfect ", "--strength") == Strength(level=10)
+    assert parse_strength("10k", "--strength") == Strength(nodes=10_000)
+    with pytest.raises(UnitError, match="'strong' is neither perfect, a level"):
         parse_strength("strong", "--strength")
     with pytest.raises(UnitError, match="out of range"):
         parse_strength("0", "--strength")
@@ -54,7 +54,7 @@ def test_best_moves_prefer_the_fastest_win_then_the_centre():
 
 @pytest.mark.parametrize("argv, message", [
     (["--play", "red"], "--play 'red': not a side (white or black)"),
-    (["--play", "white", "--strength", "strong"], "--strength 'strong': neither perfect nor"),
+    (["--play", "white", "--strength", "strong"], "--strength 'strong': neither perfect, a level"),
     (["--play", "black", "--strength", "1e13"], "out of range"),
     (["--strength", "10k"], "need --play white or --play black"),
     (["--play", "white", "--no-engine"], "no engine to play against"),

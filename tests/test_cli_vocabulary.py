@@ -163,7 +163,8 @@ def test_serve_refuses_a_missing_game_file_as_open_does():
     (["serve", "--max-sessions", "0"], "c4tui: --max-sessions 0: out of range (1 to 64)"),
     (["book", "build", "--plies", "50"], "c4tui: --plies 50: out of range (0 to 42)"),
     (["--play", "white", "--strength", "strong"],
-     "c4tui: --strength 'strong': neither perfect nor a node count (e.g. 10k, 1M)"),
+     "c4tui: --strength 'strong': neither perfect, a level (1 to 10) nor a node count "
+     "(e.g. 10k, 1M)"),
 ])
 def test_bad_values_have_one_format(argv, line, capsys):
     code, out, err = _run(argv, capsys)

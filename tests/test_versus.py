@@ -26,7 +26,7 @@ def test_versus_strengths():
     assert versus_settings(" perfect ") == (PlaySettings(0, None), PlaySettings(1, None))
     with pytest.raises(UnitError, match="not two strengths"):
         versus_settings("1k 2k 3k")
-    with pytest.raises(UnitError, match="'fast' is neither perfect nor a node count"):
+    with pytest.raises(UnitError, match="'fast' is neither perfect, a level"):
         versus_settings("1k fast")
 
 

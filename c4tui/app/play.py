@@ -20,9 +20,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from c4tui.engine.geometry import CENTER_ORDER
+from c4tui.engine.levels import PERFECT_LEVEL, choose, level, move_rng
 from c4tui.engine.position import PLAYER_NAMES, Position
 from c4tui.engine.seam import Limits, SearchAborted, SearchOptions, default_threads
-from c4tui.units import PERFECT
+from c4tui.units import PERFECT, Strength
 
 from .loader import ENGINE_NICE, Engine, lower_thread_priority
 from .settings import SOLVER_HASH_MB
@@ -34,25 +35,38 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class PlaySettings:
-    """The engine's side (0 White, 1 Black) and strength: ``nodes`` None is perfect play
-    (the exact solver with the books), a number the analysis search's node budget.
-    ``vary``: perfect play picks at random among equally good moves (else the one nearest
-    the centre, so the same game gets the same answers)."""
+    """The engine's side (0 White, 1 Black) and strength: a ``level`` (1-10, 10 perfect
+    play: the exact solver with the books; below, c4tui.engine.levels's choice among the
+    exact scores, varied per game), or, when set, ``nodes``: the analysis search's node
+    budget. ``vary``: perfect play picks at random among equally good moves (else the one
+    nearest the centre, so the same game gets the same answers)."""
 
     side: int
     nodes: int | None = None
     vary: bool = False
+    level: int = PERFECT_LEVEL
+
+    @classmethod
+    def of(cls, side: int, strength: Strength, vary: bool = False) -> PlaySettings:
+        """The settings of a parsed strength (``c4tui.units.parse_strength``)."""
+        return cls(side, strength.nodes, vary, strength.level)
+
+    @property
+    def as_strength(self) -> Strength:
+        """The strength alone, as parsed."""
+        return Strength(self.level, self.nodes)
 
     @property
     def strength(self) -> str:
-        """``perfect``, ``perfect (varies)`` or ``100k nodes``: how the app names it."""
-        if self.nodes is None:
-            return f"{PERFECT} (varies)" if self.vary else PERFECT
-        return f"{round_count(self.nodes)} nodes"
+        """``perfect``, ``perfect (varies)``, ``level 5`` or ``100k nodes``: how the app
+        names it."""
+        if self.vary and self.nodes is None and self.level == PERFECT_LEVEL:
+            return f"{PERFECT} (varies)"
+        return str(self.as_strength)
 
     @property
     def label(self) -> str:
-        """``Black, perfect`` / ``White, 10k nodes``."""
+        """``Black, perfect`` / ``White, level 5``."""
         return f"{PLAYER_NAMES[self.side]}, {self.strength}"
 
 
@@ -68,14 +82,6 @@ class Reply:
     nodes: int = 0
     seconds: float = 0.0
     error: str = ""
-
-
-def round_count(n: int) -> str:
-    """A node count as typed: ``10k``, ``1M``, ``2,500`` (exact, unlike ``human_count``)."""
-    for unit, div in (("G", 10**9), ("M", 10**6), ("k", 10**3)):
-        if n >= div and n % div == 0:
-            return f"{n // div}{unit}"
-    return f"{n:,}"
 
 
 def best_moves(scores: tuple[int | None, ...]) -> list[int]:
@@ -103,6 +109,7 @@ class EnginePlayer:
         self._get_engine = engine
         self._on_reply = on_reply
         self._rng = rng or random.Random()
+        self._seed = self._rng.getrandbits(64)  # of the game: a level's moves vary by it
         self._lock = threading.Lock()
         self._wake = threading.Event()
         self._quit = False
@@ -127,6 +134,10 @@ class EnginePlayer:
                 self._thread.start()
         self._stop_stale()
         self._wake.set()
+
+    def new_game(self) -> None:
+        """A new game: the levels below perfect play choose other moves than in the last."""
+        self._seed = self._rng.getrandbits(64)
 
     def cancel(self) -> None:
         """Forget the request (its answer, if it comes, is dropped)."""
@@ -214,7 +225,7 @@ class EnginePlayer:
 
     def _answer(self, engine: Engine, job: _Job) -> tuple[int, int]:
         """(column, nodes); raises ``SearchAborted`` when cancelled."""
-        if job.settings.nodes is None:
+        if job.settings.nodes is None:  # a level: the exact scores, and its choice
             return self._perfect(engine, job)
         return self._searched(engine, job)
 
@@ -229,6 +240,10 @@ class EnginePlayer:
         if job.number != self._number:  # cancelled while the table was made
             raise SearchAborted("cancelled")
         res = self._solver.analyze(job.pos)
+        if job.settings.level != PERFECT_LEVEL:
+            col = choose(level(job.settings.level), res.scores, job.pos.ply,
+                         move_rng(self._seed, job.pos.key()))
+            return col, res.nodes
         moves = best_moves(res.scores)
         col = self._rng.choice(moves) if job.settings.vary else moves[0]
         return col, res.nodes

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from c4tui.units import Strength
+
 from . import options
 from .errors import FAILURE, fail
 from .size import SIZE_OPTION, check_size
@@ -111,7 +113,7 @@ def open_workstation(
         fail("--engine and --no-engine: choose one")
     engine_side = None if play is None else options.side(play)
     budget = options.strength(strength)
-    if engine_side is None and (budget is not None or vary or hints):
+    if engine_side is None and (budget != Strength() or vary or hints):
         fail("--strength, --vary and --hints need --play white or --play black")
     if engine_side is not None and no_engine:
         fail("--play and --no-engine: there is no engine to play against")
@@ -133,7 +135,7 @@ def open_workstation(
         settings.limits = Limits(nodes=limit)
     if hash_mb is not None:
         settings.hash_mb = hash_mb
-    opponent = None if engine_side is None else PlaySettings(engine_side, budget, vary)
+    opponent = None if engine_side is None else PlaySettings.of(engine_side, budget, vary)
     # a session that did not quit cleanly is offered first (claimed: no other start sees it);
     # a session served to a browser (c4tui serve) is a visitor's: neither kept nor offered
     served = "web_driver" in os.environ.get("TEXTUAL_DRIVER", "")

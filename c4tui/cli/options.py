@@ -2,7 +2,7 @@
 
 ``--nodes N`` is a node count (``500k``, ``2M``, ``1e6``), ``--hash MB`` a table size in
 whole MB, ``--threads N`` the solver's threads, ``--book/--no-book`` the opening book,
-``--play SIDE`` the side the engine plays and ``--strength S`` how (``perfect`` or nodes).
+``--play SIDE`` the side the engine plays and ``--strength S`` how (a level 1-10, or nodes).
 Defaults are not restated here: an option left out is not passed on, so the engine's
 (or the app's) own default applies.
 """
@@ -20,6 +20,7 @@ from c4tui.engine.seam import MAX_THREADS, THREADS_ENV, default_threads
 from c4tui.units import (
     MAX_HASH_MB,
     MAX_NODE_LIMIT,
+    Strength,
     UnitError,
     parse_count,
     parse_mb,
@@ -32,7 +33,7 @@ T = TypeVar("T")
 
 NODES_HELP = "e.g. 500k, 2M, 1e6"
 HASH_HELP = f"in whole MB, 1-{MAX_HASH_MB}: 64, 64M or 1G"
-STRENGTH_HELP = "perfect, or the search's nodes: 1k, 10k, 100k, 1M"
+STRENGTH_HELP = "a level, 1 (beginner) to 10 (perfect play); or the search's nodes: 100k"
 #: ``--play``'s values: the engine's side (0 White, 1 Black)
 SIDES = {"white": 0, "black": 1}
 
@@ -75,9 +76,8 @@ def hash_mb(text: str | None, option: str = "--hash") -> int | None:
         bad_value(option, exc.value, exc.reason)
 
 
-def strength(text: str, option: str = "--strength") -> int | None:
-    """A ``--strength`` value: None for perfect play, else a node budget; or a one-line
-    usage error."""
+def strength(text: str, option: str = "--strength") -> Strength:
+    """A ``--strength`` value (a level, or a node budget), or a one-line usage error."""
     try:
         return parse_strength(text, option)
     except UnitError as exc:

@@ -42,8 +42,7 @@ class PlayControl:
         self.last: Reply | None = None  #: the engine's last move, for the status line
         self._announced: int | None = None  # the finished game last announced
         # what the dialog proposes next time: the last choice
-        self._strength = PERFECT if settings is None or settings.nodes is None \
-            else str(settings.nodes)
+        self._strength = PERFECT if settings is None else settings.as_strength.typed
         self._vary = settings is not None and settings.vary
         #: engine versus engine: the engines of White and Black (None: not that mode)
         self.versus: tuple[PlaySettings, PlaySettings] | None = None
@@ -127,7 +126,8 @@ class PlayControl:
         self.hints = not hide_hints
         self.last = None
         self._announced = None
-        self._strength = PERFECT if settings.nodes is None else str(settings.nodes)
+        self._strength = settings.as_strength.typed
+        self.bridge.player.new_game()  # a level's moves differ from the last game's
         self._vary = settings.vary
         you = PLAYER_NAMES[1 - settings.side]
         self.host.say(f"play: you are {you}, the engine plays {settings.label}; p leaves")
@@ -296,4 +296,4 @@ def versus_settings(text: str) -> tuple[PlaySettings, PlaySettings]:
         raise UnitError("strengths", repr(text), "not two strengths, White's and Black's "
                         "(perfect, or nodes: 10k 100k)")
     nodes = [parse_strength(w, "strength") for w in words]
-    return PlaySettings(0, nodes[0]), PlaySettings(1, nodes[-1])
+    return PlaySettings.of(0, nodes[0]), PlaySettings.of(1, nodes[-1])

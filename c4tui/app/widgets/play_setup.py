@@ -1,4 +1,5 @@
-"""The play-mode dialog: the side the engine plays, its strength, and the hints."""
+"""The play-mode dialog: the side the engine plays, its strength (a level 1-10, or a node
+budget), and the hints."""
 
 from __future__ import annotations
 
@@ -64,9 +65,9 @@ class PlaySetupScreen(OnceModalScreen[PlayChoice | None]):
                         yield _Radio(name, value=i == self.side, id=f"play-{name.lower()}")
             with Horizontal(id="play-strength-row"):
                 yield Label("Strength ", classes="play-label")
-                yield LineInput(value=self.strength, placeholder="perfect, 1k, 10k, 100k, 1M",
-                            id="play-strength")
-            yield Label("perfect: the exact solver; a node count: the analysis search",
+                yield LineInput(value=self.strength, placeholder="level 1-10 (10: perfect)",
+                                id="play-strength")
+            yield Label("a level, 1 (beginner) to 10 (perfect); or nodes: 100k",
                         classes="play-help")
             yield _Box("vary: perfect play picks at random among equal moves",
                        self.vary, id="play-vary")
@@ -84,10 +85,10 @@ class PlaySetupScreen(OnceModalScreen[PlayChoice | None]):
 
     def choice(self) -> PlayChoice:
         """What the dialog says now; :class:`UnitError` if the strength cannot be used."""
-        nodes = parse_strength(self.query_one("#play-strength", Input).value, "strength")
+        strength = parse_strength(self.query_one("#play-strength", Input).value, "strength")
         side = 1 if self.query_one("#play-black", RadioButton).value else 0
         vary = self.query_one("#play-vary", Checkbox).value
-        return (PlaySettings(side, nodes, vary),
+        return (PlaySettings.of(side, strength, vary),
                 self.query_one("#play-hide-hints", Checkbox).value)
 
     @on(Input.Submitted)
