@@ -6,7 +6,8 @@ python-chess is the model: a search is started with one validated :class:`Limits
 bound), and reports a :class:`Score` (a value with its :class:`Band`, from the side to
 move's point of view, that formats itself; python-chess's ``PovScore``) and a
 :class:`SearchState`. The records a search publishes (:class:`IterationReport`,
-:class:`Snapshot`, :class:`SearchResult`, :class:`PathEntry`), the threat-fill
+:class:`Snapshot`, :class:`SearchResult`, :class:`PathEntry`, a multi-PV search's
+:class:`PvLine`), the threat-fill
 :class:`ThreatVerdict`, :class:`SearchAborted` (what a stopped solve raises) and
 :class:`SearchLike` (what a front end needs from a search: the built-in
 ``SearchController`` and the app's external UGI engine both are one) live here too, so a
