@@ -86,3 +86,16 @@ def test_strength_option_takes_a_level(monkeypatch):
             main(["44", "--play", "black", "--strength", word])
         assert info.value.code in (0, None)
     assert seen == [PlaySettings(side=1, level=3)] * 3
+
+
+def test_play_at_a_level_80x24(snap_compare):
+    """Play mode at level 5, the user to move: the status line names the level."""
+    app = C4App(Position.from_moves("44"), settings=SearchSettings(auto=False),
+                play=PlaySettings(side=1, level=5), hints=False)
+
+    async def ready(pilot) -> None:
+        await wait_for(pilot, lambda: engine_ready(app), LOAD_TIMEOUT, "the engine")
+        await until(pilot, lambda: "engine level 5" in str(app.query_one("#status").render()),
+                    "the level on the status line")
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=ready)
