@@ -67,6 +67,7 @@ def test_handshake_lists_id_and_options():
             "Threads": "spin default 1 min 1 max 64",
             "Exact": "check default false",
             "OwnBook": "check default true",
+            "Level": "spin default 0 min 0 max 10",
             "MultiPV": "spin default 1 min 1 max 7",
         }
         assert lines[-1] == "ugiok"
