@@ -97,7 +97,7 @@ class PlayControl:
                 self._versus_text = text
 
         self.host.ask(PromptScreen("Engine vs engine: White's and Black's strengths "
-                                   "(perfect, or nodes: 1k 10k 100k 1M):",
+                                   "(levels 1-10, or nodes: 3 7, 10k 1M):",
                                    self._versus_text), done)
 
     def start_versus(self, white: PlaySettings, black: PlaySettings) -> None:
@@ -294,6 +294,6 @@ def versus_settings(text: str) -> tuple[PlaySettings, PlaySettings]:
     words = text.replace(",", " ").split()
     if len(words) not in (1, 2):
         raise UnitError("strengths", repr(text), "not two strengths, White's and Black's "
-                        "(perfect, or nodes: 10k 100k)")
+                        "(levels 1-10, or nodes: 3 7, 10k 100k)")
     nodes = [parse_strength(w, "strength") for w in words]
     return PlaySettings.of(0, nodes[0]), PlaySettings.of(1, nodes[-1])
