@@ -103,6 +103,7 @@ class PlayControl:
     def start_versus(self, white: PlaySettings, black: PlaySettings) -> None:
         """Engine versus engine from the game's end (play mode, if on, ends)."""
         self.bridge.player.cancel()
+        self.bridge.player.new_game()  # levels: other moves than the last game's
         self.settings = None
         self.versus = (white, black)
         self.paused = False
