@@ -22,7 +22,7 @@ from .store import BLACK_WON, DRAW, ENDED, WHITE_WON
 
 #: Games per transaction: large enough that a commit's cost is spread, small enough that a
 #: killed import loses little and memory stays flat.
-BATCH = 5000
+BATCH = 10_000
 _IN_CHUNK = 500  # digests per "IN (...)": under every SQLite's limit of host parameters
 _BOTTOM = [bottom_bit(c) for c in range(WIDTH)]
 
@@ -76,25 +76,29 @@ def _insert(conn: sqlite3.Connection, first: int,
     order = np.lexsort((ids, canon))  # in key order: the index pages are touched in turn
     conn.executemany("INSERT OR IGNORE INTO positions(key, game) VALUES (?, ?)",
                      zip(canon[order].tolist(), ids[order].tolist(), strict=True))
-    results = [games[i][1].result for i in owners]
-    counts: dict[tuple[int, int], list[int]] = {}
-    for k, m, res in zip(canon.tolist(), move.tolist(), results, strict=True):
-        c = counts.get((k, m))
-        if c is None:
-            c = counts[(k, m)] = [0, 0, 0, 0]
-        c[0] += 1
-        if res == WHITE_WON:
-            c[1] += 1
-        elif res == DRAW:
-            c[2] += 1
-        elif res == BLACK_WON:
-            c[3] += 1
+    result = np.array([r.result for _, r in games], dtype=np.int8)[ids - first]
+    _add_counts(conn, canon, move, result)
+
+
+def _add_counts(conn: sqlite3.Connection, canon: np.ndarray, move: np.ndarray,
+                result: np.ndarray) -> None:
+    """Add each (key, move)'s games and results to the ``moves`` table (summed in numpy:
+    a batch of games is a million rows)."""
+    order = np.lexsort((move, canon))
+    canon, move, result = canon[order], move[order], result[order]
+    new = np.ones(len(canon), dtype=bool)
+    new[1:] = (canon[1:] != canon[:-1]) | (move[1:] != move[:-1])
+    starts = np.flatnonzero(new)
+    games = np.diff(np.append(starts, len(canon)))
+    sums = [np.add.reduceat((result == code).astype(np.int64), starts)
+            for code in (WHITE_WON, DRAW, BLACK_WON)]
     conn.executemany(
         "INSERT INTO moves(key, move, games, white, draws, black) VALUES (?,?,?,?,?,?) "
         "ON CONFLICT(key, move) DO UPDATE SET games = games + excluded.games, "
         "white = white + excluded.white, draws = draws + excluded.draws, "
         "black = black + excluded.black",
-        ((k, m, *c) for (k, m), c in sorted(counts.items())))
+        zip(canon[starts].tolist(), move[starts].tolist(), games.tolist(),
+            *(c.tolist() for c in sums), strict=True))
 
 
 def _walk(cols: Sequence[int], keys: list[int], moves: list[int]) -> int:
