@@ -153,8 +153,8 @@ def speed(path: Path, count: int) -> str:
     an = 0
     for p, r in zip(positions, rows, strict=True):
         res = run_search(p, Limits(nodes=None), no_book, ctl)
-        if res.score != int(r[1]):
-            raise AssertionError(f"{r[0]}: analysis score {res.score}, expected {r[1]}")
+        if res.score.value != int(r[1]):
+            raise AssertionError(f"{r[0]}: analysis score {res.score.value}, expected {r[1]}")
         an += res.nodes
     ta = time.perf_counter() - t0
     return (f"solver {sn:,} nodes {ts:.2f} s {sn / ts / 1e6:.2f} M/s | analysis {an:,} nodes "

@@ -286,7 +286,6 @@ class SearchController:
                 elapsed=elapsed,
                 best_move=top.best_move if top else None,
                 score=top.score if top else None,
-                band=top.band if top else None,
                 iterations=its,
                 result=res,
                 value=top.value if top else None,
@@ -502,7 +501,7 @@ class SearchController:
             if gen == self._gen:
                 self._iterations = [rep]
             self._finish(gen, SearchState.DONE, SearchResult(
-                rep.best_move, rep.score, rep.band, rep.pv, rep.nodes, rep.depth,
+                rep.best_move, rep.score, rep.pv, rep.nodes, rep.depth,
                 SearchState.DONE, rep.value, rep.source, rep.lines))
         self._changed()
 
@@ -647,7 +646,7 @@ class SearchController:
                 it.pv = (it.move,)
             first = first or it
             pv = deep.extend_pv(pos, key, it.pv, max(depth, len(it.pv)))
-            lines.append(PvLine(it.move, Score(*classify(it.value, exact)), pv, it.value))
+            lines.append(PvLine(it.move, classify(it.value, exact), pv, it.value))
         deep.exclude(())
         assert first is not None
         for c in lost:
@@ -678,13 +677,13 @@ class SearchController:
             its = self._iterations
             if its:
                 last = its[-1]
-                res = SearchResult(last.best_move, last.score, last.band, last.pv,
+                res = SearchResult(last.best_move, last.score, last.pv,
                                    int(ctl[K.C_NODES]), last.depth, reason, last.value,
                                    lines=last.lines)
             else:
                 mv = self._deep.pv_move()
                 mv = mv if mv >= 0 else fallback_move(pos)
-                res = SearchResult(mv, 0, Band.HEURISTIC, (mv,), int(ctl[K.C_NODES]), 0,
+                res = SearchResult(mv, Score(0, Band.HEURISTIC), (mv,), int(ctl[K.C_NODES]), 0,
                                    reason, 0)
             self._finish(gen, reason, res)
         self._changed()

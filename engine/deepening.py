@@ -239,7 +239,7 @@ def report(depth: int, alpha: int, beta: int, score: Score, best_move: int,
     root in the books): rates derived here; ``lines`` empty: the best move's one line."""
     return IterationReport(
         depth=depth, alpha=int(alpha), beta=int(beta), fail_highs=fail_highs,
-        fail_lows=fail_lows, score=score.value, band=score.band, best_move=best_move,
+        fail_lows=fail_lows, score=score, best_move=best_move,
         nodes=nodes, nps=int(nodes / elapsed) if elapsed > 0 else 0, tt_probes=tt_probes,
         tt_hits=tt_hits, hit_rate=tt_hits / tt_probes if tt_probes else 0.0,
         tt_fill=tt_fill, elapsed=elapsed, pv=pv, value=int(value), total_nodes=total_nodes,
@@ -276,7 +276,7 @@ def lost_line(pos: Position, move: int, exact: bool) -> PvLine:
     p.play(move)
     win = p.winning_move()
     value = lost_value(pos)
-    return PvLine(move, Score(*classify(value, exact)), (move,) if win is None
+    return PvLine(move, classify(value, exact), (move,) if win is None
                   else (move, win), value)
 
 

@@ -310,8 +310,7 @@ class IterationReport:
     beta: int
     fail_highs: int  #: re-searches after a fail high (MTD(f): passes that failed high)
     fail_lows: int
-    score: int  #: see :class:`Score` (``pov`` is this with its band)
-    band: Band
+    score: Score  #: the side to move at the root's view, with its band
     best_move: int  #: 0-based column
     nodes: int  #: nodes of this iteration
     nps: int
@@ -336,11 +335,6 @@ class IterationReport:
         """A lookup in the books answered (``source`` BOOK)."""
         return self.source is Source.BOOK
 
-    @property
-    def pov(self) -> Score:
-        """``score`` with its band: the side to move at the root's view."""
-        return Score(self.score, self.band)
-
 
 @dataclass(frozen=True)
 class PathEntry:
@@ -362,8 +356,7 @@ class SearchResult:
     """The answer of a finished search."""
 
     best_move: int  #: 0-based column
-    score: int
-    band: Band
+    score: Score  #: the side to move at the root's view, with its band
     pv: tuple[int, ...]
     nodes: int
     depth: int  #: depth of the last completed iteration (0: none, e.g. a win at once)
@@ -371,11 +364,6 @@ class SearchResult:
     value: int = 0
     source: Source = Source.SEARCH  #: where the answer came from
     lines: tuple[PvLine, ...] = ()  #: the last iteration's lines (IterationReport.lines)
-
-    @property
-    def pov(self) -> Score:
-        """``score`` with its band: the side to move at the root's view."""
-        return Score(self.score, self.band)
 
 
 @dataclass(frozen=True)
@@ -388,8 +376,7 @@ class Snapshot:
     nps: int
     elapsed: float
     best_move: int | None
-    score: int | None
-    band: Band | None
+    score: Score | None  #: the root's side to move's view; None before the first iteration
     iterations: tuple[IterationReport, ...] = field(default_factory=tuple)
     result: SearchResult | None = None
     value: int | None = None
@@ -397,14 +384,6 @@ class Snapshot:
     preparing: bool = False
     #: the newest lines, best first (IterationReport.lines; empty before the first)
     lines: tuple[PvLine, ...] = ()
-
-    @property
-    def pov(self) -> Score | None:
-        """``score`` with its band (the side to move at the root's view); None before the
-        first iteration."""
-        if self.score is None or self.band is None:
-            return None
-        return Score(self.score, self.band)
 
 
 @dataclass(frozen=True)

@@ -50,8 +50,8 @@ __all__ = [
 # ------------------------------------------------------------------ score bands
 
 
-def classify(value: int, exact_iteration: bool) -> tuple[int, Band]:
-    """``(score, band)`` of an internal root value (see the module docstring)."""
+def classify(value: int, exact_iteration: bool) -> Score:
+    """The :class:`Score` of an internal root value (see the module docstring)."""
     a = abs(value)
     sign = 1 if value > 0 else -1
     if a >= REAL_MIN:
@@ -62,13 +62,13 @@ def classify(value: int, exact_iteration: bool) -> tuple[int, Band]:
         if exact_iteration:
             if value != 0:  # a full-depth search has no heuristic leaf
                 raise AssertionError(f"full-depth value {value} is not exact")
-            return 0, Band.EXACT
-        return value, Band.HEURISTIC
+            return Score(0, Band.EXACT)
+        return Score(value, Band.HEURISTIC)
     score = sign * win_score(n_end - 1)  # the winning disc was played at ply n_end - 1
     # Before full depth a proven result's distance is only the best found so far: a
     # quiescence-extended line can reach a slow win while a quicker one lies beyond the
     # horizon of a quiet line.
-    return score, Band.EXACT if exact_iteration else Band.RECOGNIZED
+    return Score(score, Band.EXACT if exact_iteration else Band.RECOGNIZED)
 
 
 def _next_window(v: int, steps: int = 1) -> tuple[int, int]:

@@ -490,10 +490,10 @@ def test_model_keeps_a_live_position():
 
 def _iteration(depth: int, score: int, band: str = "heuristic", nodes: int = 40_412_345,
                move: int = 3, **kw):
-    from c4tui.engine.seam import Band, IterationReport
+    from c4tui.engine.seam import Band, IterationReport, Score
 
     return IterationReport(depth=depth, alpha=-10000, beta=10000, fail_highs=1, fail_lows=0,
-                           score=score, band=Band(band), best_move=move, nodes=nodes,
+                           score=Score(score, Band(band)), best_move=move, nodes=nodes,
                            nps=3_100_000, tt_probes=10, tt_hits=5, hit_rate=0.5,
                            tt_fill=0.25, elapsed=12.3, pv=(move, 3, 4, 2, 2, 2), **kw)
 
@@ -505,7 +505,7 @@ def _snapshot(its, state="searching", nodes=None, result=None):
     return Snapshot(state=SearchState(state), depth=(last.depth + 1) if last else 1,
                     nodes=nodes if nodes is not None else sum(i.nodes for i in its) + 5000,
                     nps=3_000_000, elapsed=13.0, best_move=last.best_move if last else None,
-                    score=last.score if last else None, band=last.band if last else None,
+                    score=last.score if last else None,
                     iterations=tuple(its), result=result)
 
 
@@ -563,7 +563,7 @@ def test_search_log_folds_identical_proven_iterations():
 
 def test_status_line_counts_a_paused_search_exactly_and_says_a_win_at_once():
     """Bug: N 10000 was invisible at 40.4M; an immediate win read "d0 0 nodes"."""
-    from c4tui.engine.seam import Band, SearchResult, SearchState, Source
+    from c4tui.engine.seam import Band, Score, SearchResult, SearchState, Source
 
     from c4tui.app.engine_view import EngineState, EngineView
     from c4tui.app.settings import SearchSettings
@@ -575,7 +575,7 @@ def test_status_line_counts_a_paused_search_exactly_and_says_a_win_at_once():
                            snapshot=_snapshot(its, "paused", nodes=40_412_345))
     assert "40,412,345 nodes" in str(line.render())
     win = _iteration(1, 18, "exact", nodes=0, source=Source.EXACT)
-    res = SearchResult(3, 18, Band.EXACT, (3,), 0, 1, SearchState.DONE)
+    res = SearchResult(3, Score(18, Band.EXACT), (3,), 0, 1, SearchState.DONE)
     line.view = EngineView(EngineState.READY, SearchSettings(),
                            snapshot=_snapshot([win], "done", nodes=0, result=res))
     text = str(line.render())
@@ -613,7 +613,7 @@ def test_without_colour_the_sides_differ_by_glyph():
 async def test_status_line_says_books_for_a_book_answer_without_nodes():
     """Bug: a root whose children are all in the books is answered with 0 solver nodes,
     and the status line called it 'a win at once'."""
-    from c4tui.engine.seam import Band, SearchResult, SearchState, Source
+    from c4tui.engine.seam import Band, Score, SearchResult, SearchState, Source
 
     from c4tui.app.engine_view import EngineState, EngineView
     from c4tui.app.widgets import StatusLine
@@ -621,7 +621,7 @@ async def test_status_line_says_books_for_a_book_answer_without_nodes():
     app = make_app("22132611366")
     async with app.run_test(size=(80, 24)) as pilot:
         it = _iteration(2, 0, "exact", nodes=0, source=Source.BOOK)
-        res = SearchResult(3, 0, Band.EXACT, (3, 4), 0, 2, SearchState.DONE, 0)
+        res = SearchResult(3, Score(0, Band.EXACT), (3, 4), 0, 2, SearchState.DONE, 0)
         view = EngineView(EngineState.READY, app.settings, search_available=True,
                           snapshot=_snapshot([it], state="done", nodes=0, result=res))
         app.query_one(StatusLine).view = view

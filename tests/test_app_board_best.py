@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from c4tui.engine.geometry import HEIGHT
 from c4tui.engine.position import Position
-from c4tui.engine.seam import Band, SearchState, Snapshot
+from c4tui.engine.seam import Band, Score, SearchState, Snapshot
 from pilot_util import LOAD_TIMEOUT, engine_ready, sync, until, wait_for
 
 from c4tui.app import C4App, SearchSettings
@@ -48,7 +48,7 @@ def test_best_move_comes_from_the_exact_values_else_the_search():
     view = EngineView(EngineState.READY, SearchSettings())
     assert best_move(view, pos) is None  # nothing known yet
     snap = Snapshot(state=SearchState.SEARCHING, depth=3, nodes=10, nps=10, elapsed=0.1,
-                    best_move=5, score=0, band=Band.HEURISTIC)
+                    best_move=5, score=Score(0, Band.HEURISTIC))
     view = EngineView(EngineState.READY, SearchSettings(), snapshot=snap)
     assert best_move(view, pos) == BestMove((5,), "search")
     exact = ExactEntry(ExactStatus.DONE, (-5, None, 2, 2, -1, 0, -3))

@@ -4,7 +4,7 @@ rows keep it at the bottom unless the user scrolled back: then its rows stay put
 from __future__ import annotations
 
 from c4tui.engine.position import Position
-from c4tui.engine.seam import Band, IterationReport, SearchState, Snapshot
+from c4tui.engine.seam import Band, IterationReport, Score, SearchState, Snapshot
 from pilot_util import sync, until
 from textual import events
 from textual.app import App, ComposeResult
@@ -16,7 +16,7 @@ ROWS = 5  #: iteration rows the log shows (its height less the header)
 
 def iteration(depth: int) -> IterationReport:
     return IterationReport(depth=depth, alpha=-10000, beta=10000, fail_highs=0, fail_lows=0,
-                           score=depth, band=Band.HEURISTIC, best_move=3, nodes=1000,
+                           score=Score(depth, Band.HEURISTIC), best_move=3, nodes=1000,
                            nps=100_000, tt_probes=10, tt_hits=5, hit_rate=0.5, tt_fill=0.25,
                            elapsed=0.01, pv=(3, 3))
 
@@ -25,7 +25,7 @@ def snapshot(depths: int) -> Snapshot:
     """A finished search of ``depths`` iterations (one row each)."""
     its = tuple(iteration(d) for d in range(1, depths + 1))
     return Snapshot(state=SearchState.DONE, depth=depths, nodes=1000 * depths, nps=100_000,
-                    elapsed=0.01 * depths, best_move=3, score=depths, band=Band.HEURISTIC,
+                    elapsed=0.01 * depths, best_move=3, score=Score(depths, Band.HEURISTIC),
                     iterations=its)
 
 

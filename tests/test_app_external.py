@@ -13,7 +13,7 @@ import time
 import pilot_util
 import pytest
 from c4tui.engine.position import Position
-from c4tui.engine.seam import Band, SearchState
+from c4tui.engine.seam import Band, Score, SearchState
 from pilot_util import sync, until
 from waiting import wait_until
 
@@ -81,7 +81,7 @@ async def test_own_engine_fills_the_log_up_to_the_exact_result():
         depths = [it.depth for it in s.iterations]
         assert len(depths) >= 5 and depths == sorted(set(depths))
         last = s.iterations[-1]
-        assert last.band is Band.EXACT and last.depth == 28 and last.seldepth >= 28
+        assert last.score.band is Band.EXACT and last.depth == 28 and last.seldepth >= 28
         assert s.best_move in (0, 1) and s.result.pv[0] == s.best_move  # a2 and b5 win in 14
         assert s.result.reason is SearchState.DONE  # stopped by us: nothing deeper to find
         await until(pilot, lambda: "White wins in 14" in render(app, "#analysis")
@@ -189,7 +189,7 @@ async def test_scripted_engine_gets_the_commands_and_its_junk_is_a_note(tmp_path
                     "the two iterations on the screen")
         s = snap(app)
         assert s.state is SearchState.SEARCHING and s.best_move == 3
-        assert s.iterations[1].pov.short(2) == "W3r"  # mate 3: White wins with its 3rd move
+        assert s.iterations[1].score.short(2) == "W3r"  # mate 3: White wins with its 3rd move
         line = status(app)
         assert "scripted 1" in line and "d2/4" in line
         assert "ignored unexpected output 'ready to rumble'" in line or \
@@ -348,7 +348,7 @@ def test_a_crash_during_a_search_keeps_its_result_and_says_why(tmp_path):
                               "Traceback: the engine fell over")
     snap = ext.snapshot()
     assert snap.state is SearchState.STOPPED and snap.result.best_move == 0
-    assert [it.score for it in snap.iterations] == [7]
+    assert [it.score for it in snap.iterations] == [Score(7, Band.HEURISTIC)]
 
 
 def test_an_engine_that_does_not_answer_stop_is_killed(tmp_path):

@@ -19,7 +19,7 @@ from c4tui.book.format import make_book, plies_mask
 from c4tui.engine.controller import SearchController
 from c4tui.engine.geometry import H1, HEIGHT, WIDTH
 from c4tui.engine.position import Position
-from c4tui.engine.seam import Band, Limits, SearchOptions
+from c4tui.engine.seam import Band, Limits, Score, SearchOptions
 from c4tui.engine.solver import Solver
 from testdata import load_positions, sample
 
@@ -233,10 +233,10 @@ def test_analysis_search_answers_a_book_root_from_the_books():
         ctl.start(Position.from_moves(moves), Limits(), SearchOptions())
         assert ctl.wait(30)
         res = ctl.result
-        assert res.band is Band.EXACT and res.score == score
+        assert res.score == Score(score, Band.EXACT)
         assert cols[res.best_move] == score
         its = ctl.snapshot().iterations
-        assert len(its) == 1 and its[0].from_book and its[0].pov.band is Band.EXACT
+        assert len(its) == 1 and its[0].from_book and its[0].score.band is Band.EXACT
         ctl.start(Position.from_moves(moves), Limits(nodes=20_000), SearchOptions(use_book=False))
         assert ctl.wait(30)
         assert not any(it.from_book for it in ctl.snapshot().iterations)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from c4tui.engine.position import Position
 from c4tui.engine.scores import moves_to_end
-from c4tui.engine.seam import Band, Limits, SearchState
+from c4tui.engine.seam import Band, Limits, Score, SearchState
 
 from c4tui.app.external_run import ExternalRun
 from c4tui.app.ugi_info import (
@@ -143,8 +143,8 @@ def test_a_run_turns_info_lines_into_iterations():
     assert first.seldepth == 2 and first.pv == (1, 1) and first.best_move == 1
     assert (second.nodes, second.total_nodes) == (43 - 16, 43)
     assert second.elapsed == pytest.approx(0.083) and second.tt_fill == 0.5
-    assert (snap.depth, snap.nodes, snap.best_move, snap.score) == (3, 43, 1, -474)
-    assert snap.band is Band.HEURISTIC and snap.result is None
+    assert (snap.depth, snap.nodes, snap.best_move) == (3, 43, 1)
+    assert snap.score == Score(-474, Band.HEURISTIC) and snap.result is None
 
 
 def test_a_new_pv_of_the_same_depth_replaces_the_row_and_bounds_count_as_re_searches():
@@ -156,7 +156,8 @@ def test_a_new_pv_of_the_same_depth_replaces_the_row_and_bounds_count_as_re_sear
     feed(run, "info depth 2 multipv 2 score cp -50 nodes 40 time 4 pv a1")  # ignored
     its = run.snapshot().iterations
     assert [it.depth for it in its] == [1, 2]
-    assert (its[1].score, its[1].best_move, its[1].nodes, its[1].total_nodes) == (4, 3, 30, 40)
+    assert its[1].score == Score(4, Band.HEURISTIC)
+    assert (its[1].best_move, its[1].nodes, its[1].total_nodes) == (3, 30, 40)
     assert its[1].fail_highs == 1 and its[1].fail_lows == 0
 
 

@@ -14,7 +14,7 @@ import pytest
 from c4tui.book import load_default
 from c4tui.engine.controller import SearchController, run_search
 from c4tui.engine.position import Position
-from c4tui.engine.seam import Band, Limits, SearchOptions
+from c4tui.engine.seam import Band, Limits, Score, SearchOptions
 from c4tui.engine.solver import Solver
 from testdata import load_positions, sample
 from typer.testing import CliRunner
@@ -42,7 +42,7 @@ def test_single_pv_search_is_unchanged(moves, opts, limits, nodes, pv):
     assert (res.nodes, res.pv) == (nodes, pv)
     assert len(res.lines) == 1
     line = res.lines[0]
-    assert (line.move, line.score, line.pv) == (res.best_move, res.pov, res.pv)
+    assert (line.move, line.score, line.pv) == (res.best_move, res.score, res.pv)
 
 
 @pytest.mark.parametrize("moves, score, columns", DEEP)
@@ -59,7 +59,7 @@ def test_three_lines_at_full_depth_are_the_exact_column_scores(moves, score, col
     got = [line.score.value for line in res.lines]
     assert got == sorted(got, reverse=True)
     assert got == sorted((s for s in columns if s is not None), reverse=True)[:len(got)]
-    assert (res.best_move, res.score) == (res.lines[0].move, score)
+    assert (res.best_move, res.score) == (res.lines[0].move, Score(score, Band.EXACT))
 
 
 def test_more_lines_than_moves_gives_every_move_even_those_lost_at_once():

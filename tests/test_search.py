@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from c4tui.engine.controller import SearchController, run_search
 from c4tui.engine.position import Position
-from c4tui.engine.seam import Limits
+from c4tui.engine.seam import Band, Limits, Score, SearchState
 from c4tui.engine.search import IterationReport, SearchOptions, classify
 from waiting import wait_until
 
@@ -61,11 +61,11 @@ def _check_exact(ctl: SearchController, moves: str, score: int, cols) -> None:
     empties = 42 - pos.ply
     assert its and its[-1].depth == empties, (moves, its[-1] if its else None)
     for it in its:
-        if it.band == "exact":
+        if it.score.band == "exact":
             assert it.depth == empties  # exact only at full depth
-            assert it.score == score, (moves, it)
+            assert it.score.value == score, (moves, it)
             assert cols[it.best_move] == best, (moves, it)
-    assert res.band == "exact" and res.score == score and cols[res.best_move] == best
+    assert res.score == Score(score, Band.EXACT) and cols[res.best_move] == best
     assert res.pv and res.pv[0] == res.best_move
 
 
@@ -104,7 +104,7 @@ def test_reports_are_consistent():
     assert sum(it.nodes for it in its) <= 60_000
     for it in its:
         assert isinstance(it, IterationReport)
-        assert it.band == "heuristic"
+        assert it.score.band == "heuristic"
         assert 0 <= it.best_move < 7 and it.pv[0] == it.best_move
         assert it.tt_hits <= it.tt_probes and 0 <= it.hit_rate <= 1 and 0 <= it.tt_fill <= 1
         assert it.alpha < it.beta
@@ -118,7 +118,7 @@ def test_reports_are_consistent():
 def test_immediate_win_and_game_over():
     pos = Position.from_moves("121212")
     res = run_search(pos, Limits(), NO_BOOK)
-    assert res.best_move == 0 and res.band == "exact" and res.score == 18
+    assert res.best_move == 0 and res.score == Score(18, Band.EXACT)
     with pytest.raises(ValueError):
         SearchController().start(Position.from_moves("1212121"), Limits())
 
@@ -141,13 +141,13 @@ def test_limits_bound_the_search_and_options_only_choose_techniques():
 
 
 def test_classify_bands():
-    assert classify(0, True) == (0, "exact")
-    assert classify(0, False) == (0, "heuristic")
-    assert classify(470, False) == (470, "heuristic")
+    assert classify(0, True) == Score(0, Band.EXACT)
+    assert classify(0, False) == Score(0, Band.HEURISTIC)
+    assert classify(470, False) == Score(470, Band.HEURISTIC)
     # a real win with the 40th disc: White's 20th disc -> 22 - 20
-    assert classify(1000 - 39, True) == (2, "exact")
-    assert classify(-(1000 - 39), False) == (-2, "recognized")
-    assert classify(700 - 39, False) == (2, "recognized")
+    assert classify(1000 - 39, True) == Score(2, Band.EXACT)
+    assert classify(-(1000 - 39), False) == Score(-2, Band.RECOGNIZED)
+    assert classify(700 - 39, False) == Score(2, Band.RECOGNIZED)
 
 
 # ------------------------------------------------------------------ controller
@@ -386,7 +386,7 @@ def test_book_is_used_inside_the_search():
     assert not it.from_book and it.depth == 2
     assert cols[it.best_move] == best
     if score != 0:
-        assert it.band == "recognized" and it.score == score
+        assert it.score == Score(score, Band.RECOGNIZED)
     # the children's scores: the root itself is answered from the book, exactly
     keys, scores = [], []
     for c in pos.legal_moves():
@@ -400,8 +400,8 @@ def test_book_is_used_inside_the_search():
     ctl.start(pos, Limits(depth=1), SearchOptions(use_book=True))
     assert ctl.wait(30)
     its = ctl.snapshot().iterations
-    assert len(its) == 1 and its[0].from_book and its[0].band == "exact"
-    assert its[0].score == score and cols[its[0].best_move] == best
+    assert len(its) == 1 and its[0].from_book
+    assert its[0].score == Score(score, Band.EXACT) and cols[its[0].best_move] == best
     ctl.close()
 
 
@@ -425,12 +425,9 @@ def test_step_nodes_while_running_pauses():
 
 
 def test_states_and_bands_are_enums_that_read_as_strings():
-    from c4tui.engine.seam import Band, Score, SearchState
-
     res = run_search(Position.from_moves("4453"), Limits(nodes=5_000), NO_BOOK)
     assert res.reason is SearchState.NODE_LIMIT and res.reason == "node_limit"
-    assert res.band is Band.HEURISTIC and str(res.band) == "heuristic"
-    assert res.pov == Score(res.score, Band.HEURISTIC)
+    assert res.score.band is Band.HEURISTIC and str(res.score.band) == "heuristic"
     pos = Position.from_moves("121212")
     assert Score(18, Band.EXACT).words(pos) == "White wins in 1"
     assert Score(18, Band.EXACT).short(pos.ply) == "W1"

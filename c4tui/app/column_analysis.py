@@ -88,9 +88,9 @@ class ColumnAnalysis:
             if snap.state.active:
                 return True
             self._running = None
-            if snap.pov is not None and snap.state is not SearchState.STOPPED:
+            if snap.score is not None and snap.state is not SearchState.STOPPED:
                 pv = snap.result.pv if snap.result is not None else ()
-                self._found.setdefault(key, {})[col] = _Found(-snap.pov, (col, *pv), nodes)
+                self._found.setdefault(key, {})[col] = _Found(-snap.score, (col, *pv), nodes)
         if not wanted or pos.is_over:
             return False
         found = self._found.setdefault(key, {})

@@ -358,8 +358,8 @@ class EngineBridge:
             score = scores[col] if col < len(scores) else None
             if score is not None:
                 return Score(-score, Band.EXACT)
-        pov = snap.pov if snap is not None else None
-        return pov if pov is not None and pov.band is not Band.HEURISTIC else None
+        pov = snap.score if snap is not None else None
+        return pov if pov is not None and pov.proven else None
 
 
 class EngineMissing(RuntimeError):

@@ -29,7 +29,7 @@ class EvalHistory:
             self._values[key] = (Score(exact.best, Band.EXACT).white_view(pos), True)
             return
         snap = view.snapshot
-        pov = snap.pov if snap is not None else None
+        pov = snap.score if snap is not None else None
         if pov is None or snap is None or not snap.iterations:
             return
         if pov.proven or snap.state in (SearchState.DONE, SearchState.NODE_LIMIT):

@@ -17,6 +17,7 @@ from c4tui.engine.seam import (
     Band,
     IterationReport,
     Limits,
+    Score,
     SearchResult,
     SearchState,
     Snapshot,
@@ -97,7 +98,7 @@ class ExternalRun:
             self.fail_lows += prev.fail_lows
         it = ExternalIteration(
             depth=depth, alpha=-NO_WINDOW, beta=NO_WINDOW, fail_highs=self.fail_highs,
-            fail_lows=self.fail_lows, score=score.value, band=score.band, best_move=best,
+            fail_lows=self.fail_lows, score=score, best_move=best,
             nodes=max(0, self.nodes - base_nodes), nps=self.nps, tt_probes=0, tt_hits=0,
             hit_rate=0.0, tt_fill=min(1.0, max(0, info.hashfull or 0) / 1000),
             elapsed=max(0.0, total_s - base_s), pv=pv, total_nodes=self.nodes,
@@ -138,8 +139,8 @@ class ExternalRun:
             return why
         pv = last.pv if last is not None and last.pv[:1] == (best,) else (best,)
         self.result = SearchResult(
-            best_move=best, score=last.score if last else 0,
-            band=last.band if last else Band.HEURISTIC, pv=pv, nodes=self.nodes,
+            best_move=best, score=last.score if last else Score(0, Band.HEURISTIC), pv=pv,
+            nodes=self.nodes,
             depth=last.depth if last else 0, reason=reason)
         return why
 
@@ -155,7 +156,7 @@ class ExternalRun:
         snap = Snapshot(
             state=self.state, depth=depth, nodes=self.nodes, nps=self.nps,
             elapsed=self.elapsed(), best_move=best,
-            score=last.score if last else None, band=last.band if last else None,
+            score=last.score if last else None,
             iterations=tuple(self.iterations), result=self.result)
         self._snapshot = snap
         return snap
@@ -165,4 +166,4 @@ def waiting_snapshot(state: SearchState = SearchState.SEARCHING) -> Snapshot:
     """A search asked for but not begun (the engine still starts, or finishes the last),
     or none (IDLE, STOPPED before it began)."""
     return Snapshot(state=state, depth=1, nodes=0, nps=0, elapsed=0.0, best_move=None,
-                    score=None, band=None)
+                    score=None)

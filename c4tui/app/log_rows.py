@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from c4tui.engine.position import Position
-from c4tui.engine.seam import Band, IterationReport, Snapshot, Source
+from c4tui.engine.seam import IterationReport, Snapshot, Source
 
 from .text import human_count, human_time, pv_text, window_text
 
@@ -35,8 +35,8 @@ def iteration_rows(pos: Position, snap: Snapshot,
     groups: list[list[IterationReport]] = []
     for it in snap.iterations:
         prev = groups[-1][-1] if groups else None
-        if prev is not None and it.band is not Band.HEURISTIC and prev.band == it.band \
-                and prev.score == it.score and prev.best_move == it.best_move:
+        if prev is not None and it.score.proven and prev.score == it.score \
+                and prev.best_move == it.best_move:
             groups[-1].append(it)
         else:
             groups.append([it])
@@ -51,7 +51,7 @@ def iteration_rows(pos: Position, snap: Snapshot,
         rows.append(Row({
             "d": depth, "window": window_text(it.alpha, it.beta),
             "re": f"{sum(x.fail_highs for x in g)}/{sum(x.fail_lows for x in g)}",
-            "score": it.pov.log(pos.ply), "nodes": human_count(nodes),
+            "score": it.score.log(pos.ply), "nodes": human_count(nodes),
             "n/s": human_count(int(nodes / secs) if secs > 0 else 0),
             "hit": f"{it.hit_rate * 100:.0f}%", "fill": f"{it.tt_fill * 100:.0f}%",
             "time": human_time(secs)}, pv_format(pos, it.pv)))

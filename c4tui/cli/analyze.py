@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import sys
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -21,6 +21,10 @@ from . import options
 from .errors import FAILURE, check_range, fail
 from .helptext import TidyCommand
 from .size import SIZE_OPTION, check_size
+
+if TYPE_CHECKING:
+    from c4tui.engine.position import Position
+    from c4tui.engine.seam import Limits, Score, SearchOptions, SearchResult
 
 
 def read_moves(moves: list[str] | None) -> str:
@@ -53,15 +57,26 @@ def _columns(cols) -> str:
     return "".join(str(c + 1) for c in cols)
 
 
+def _score_json(score: Score) -> dict:
+    """A :class:`Score` as ``--json`` writes it: two fields, ``score`` and ``band``."""
+    return {"score": score.value, "band": score.band}
+
+
 def _lines_json(lines) -> list[dict]:
     """``--multipv``'s lines: move, score, band and pv, moves as columns 1-7."""
-    return [{"move": ln.move + 1, "score": ln.score.value, "band": ln.score.band,
-             "pv": [c + 1 for c in ln.pv]} for ln in lines]
+    return [{"move": ln.move + 1, **_score_json(ln.score), "pv": [c + 1 for c in ln.pv]}
+            for ln in lines]
 
 
 def _iteration_json(rep, multipv: bool = False) -> dict:
-    d = dataclasses.asdict(rep)
-    del d["lines"]  # as ``lines`` below with --multipv: the report's own move is the first
+    # the report's fields in order, its Score as two (``score`` and ``band``)
+    d: dict = {}
+    for f in dataclasses.fields(rep):
+        value = getattr(rep, f.name)
+        if f.name == "score":
+            d.update(_score_json(value))
+        elif f.name != "lines":  # as ``lines`` below with --multipv: the first is the report's
+            d[f.name] = value
     if multipv:
         d["lines"] = _lines_json(rep.lines)
     d["type"] = "iteration"
@@ -73,10 +88,11 @@ def _iteration_json(rep, multipv: bool = False) -> dict:
     return d
 
 
-def _score_text(score: int, band: str, ply: int) -> str:
+def _score_text(score: Score, ply: int) -> str:
+    """``+471`` (MILTON's evaluation, ``+0`` too) or ``White wins in 3`` (proven)."""
     from c4tui.engine.scores import result_words
 
-    return f"{score:+d}" if band == "heuristic" else result_words(score, ply)
+    return result_words(score.value, ply) if score.proven else f"{score.value:+d}"
 
 
 def _table(pos, snap):
@@ -101,7 +117,7 @@ def _table(pos, snap):
 
 def _lines_text(pos, lines) -> str:
     """``--multipv``'s lines as text: number, move, score, pv (columns 1-7)."""
-    return "\n".join(f"{i + 1}. {ln.move + 1} {_score_text(ln.score.value, ln.score.band, pos.ply)}"
+    return "\n".join(f"{i + 1}. {ln.move + 1} {_score_text(ln.score, pos.ply)}"
                      f" ({ln.score.band}): {_columns(ln.pv)}" for i, ln in enumerate(lines))
 
 
@@ -220,13 +236,26 @@ def analyze(
 
     Switches left out keep the search's defaults (docs/analysis.md).
     """
-    from c4tui.engine.controller import SearchController
+    switches = options.given(pvs=pvs, mtdf=mtdf, aspiration=aspiration, quiescence=quiescence,
+                             extensions=extensions, killers=killers, recognition=recognition,
+                             use_book=book, threat_ordering=threat_ordering,
+                             window_parity=window_parity)
+    pos, limits, opts = _setup(moves, depth, nodes, hash_text, multipv, size, switches)
+    res = _search(pos, limits, opts, as_json, multipv is not None)
+    _print_result(pos, res, as_json, multipv is not None)
+
+
+def _setup(moves: list[str] | None, depth: int | None, nodes: str | None,
+           hash_text: str | None, multipv: int | None, size: str | None,
+           switches: dict[str, bool]) -> tuple[Position, Limits, SearchOptions]:
+    """The options checked (each bad one said in one line, before stdin is read), then the
+    position: what to search and how."""
     from c4tui.engine.geometry import SIZE, WIDTH
     from c4tui.engine.position import IllegalMoveError, Position
     from c4tui.engine.seam import Limits, SearchOptions
 
     check_size(size, "analyze")
-    if depth is not None:  # the options first: a bad one is said before stdin is read
+    if depth is not None:
         check_range("--depth", depth, 1, SIZE, "plies")
     if multipv is not None:
         check_range("--multipv", multipv, 1, WIDTH, "lines")
@@ -238,10 +267,6 @@ def analyze(
         fail(f"analyze: {e}")
     if pos.is_over:
         fail("analyze: the game is over, there is nothing to analyze")
-    switches = options.given(pvs=pvs, mtdf=mtdf, aspiration=aspiration, quiescence=quiescence,
-                             extensions=extensions, killers=killers, recognition=recognition,
-                             use_book=book, threat_ordering=threat_ordering,
-                             window_parity=window_parity)
     opts = SearchOptions(**switches)
     if hash_mb is not None:
         opts = dataclasses.replace(opts, hash_mb=hash_mb)
@@ -249,6 +274,14 @@ def analyze(
         opts = dataclasses.replace(opts, multipv=multipv)
     limits = Limits(depth=depth) if limit is None else \
         Limits(nodes=limit or None, depth=depth)  # 0: no limit
+    return pos, limits, opts
+
+
+def _search(pos: Position, limits: Limits, opts: SearchOptions, as_json: bool,
+            multipv: bool) -> SearchResult:
+    """Run the search, its iterations printed as they complete (Ctrl+C stops it): its
+    result."""
+    from c4tui.engine.controller import SearchController
 
     books = None
     if opts.use_book:
@@ -260,7 +293,7 @@ def analyze(
     ctl = SearchController(book=books)
     ctl.start(pos, limits, opts)
     try:
-        _run(ctl, pos, as_json, multipv is not None)
+        _run(ctl, pos, as_json, multipv)
     except KeyboardInterrupt:
         ctl.stop()
         ctl.wait(5)
@@ -270,20 +303,25 @@ def analyze(
     res = ctl.result
     if res is None:
         fail("analyze: the search ended without a result", FAILURE)
+    return res
+
+
+def _print_result(pos: Position, res: SearchResult, as_json: bool, multipv: bool) -> None:
+    """The best move, its score and line (``multipv``: every line), as text or JSON."""
     if as_json:
-        out = {"type": "result", "best_move": res.best_move + 1, "score": res.score,
-               "band": res.band, "pv": [c + 1 for c in res.pv], "nodes": res.nodes,
+        out = {"type": "result", "best_move": res.best_move + 1, **_score_json(res.score),
+               "pv": [c + 1 for c in res.pv], "nodes": res.nodes,
                "depth": res.depth, "reason": res.reason, "value": res.value,
                "source": res.source}
-        if multipv is not None:
+        if multipv:
             out["lines"] = _lines_json(res.lines)
         print(json.dumps(out), flush=True)
         return
     why = _ANSWERED.get(str(res.source)) or _ENDS.get(str(res.reason), str(res.reason))
-    typer.echo(f"best move {res.best_move + 1}, {_score_text(res.score, res.band, pos.ply)}, "
-               f"band {res.band}, depth {res.depth}, {res.nodes:,} nodes ({why})")
+    typer.echo(f"best move {res.best_move + 1}, {_score_text(res.score, pos.ply)}, "
+               f"band {res.score.band}, depth {res.depth}, {res.nodes:,} nodes ({why})")
     typer.echo(f"principal variation: {_columns(res.pv)}")
-    if multipv is not None:
+    if multipv:
         typer.echo(f"lines:\n{_lines_text(pos, res.lines)}")
 
 

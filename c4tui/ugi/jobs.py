@@ -500,7 +500,7 @@ class AnalysisJob(SearchJob):
             self.best = res.best_move
             if shown == 0 and res.depth > 0:  # answered without an iteration (a win at once)
                 self.emit(info_line(depth=res.depth, seldepth=max(res.depth, len(res.pv)),
-                                    score=score_words(res.pov, self.pos.ply),
+                                    score=score_words(res.score, self.pos.ply),
                                     nodes=res.nodes, elapsed=self._elapsed(), hashfull=0,
                                     pv=self.pos.line_squares(res.pv)))
 
@@ -509,7 +509,7 @@ class AnalysisJob(SearchJob):
         for it in iterations[shown:]:
             self.best = it.best_move
             # MultiPV above 1: one line per PV, best first, numbered as UCI engines do
-            lines = [(0, it.pov, it.pv)] if self.res.multipv == 1 else \
+            lines = [(0, it.score, it.pv)] if self.res.multipv == 1 else \
                 [(i + 1, line.score, line.pv) for i, line in enumerate(it.lines)]
             for number, score, pv in lines:
                 self.emit(info_line(

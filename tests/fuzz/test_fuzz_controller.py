@@ -77,8 +77,8 @@ def _iterations(ctl: SearchController) -> list[tuple]:
 
 
 def _same(res, ref) -> bool:
-    return (res.best_move, res.score, res.band, res.pv, res.nodes, res.depth, res.reason) == (
-        ref.best_move, ref.score, ref.band, ref.pv, ref.nodes, ref.depth, ref.reason)
+    return (res.best_move, res.score, res.pv, res.nodes, res.depth, res.reason) == (
+        ref.best_move, ref.score, ref.pv, ref.nodes, ref.depth, ref.reason)
 
 
 STEP_OPS = st.one_of(

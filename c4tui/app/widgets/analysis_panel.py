@@ -204,7 +204,7 @@ class AnalysisPanel(Widget):
         return t
 
     def _search_lines(self, t: Text, pos: Position, snap: Snapshot) -> None:
-        pov = snap.pov
+        pov = snap.score
         if snap.preparing:
             t.append("preparing the tables…", style="italic")
             return

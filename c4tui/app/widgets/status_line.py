@@ -82,7 +82,7 @@ class StatusLine(Widget):
             if source is Source.BOOK:
                 t.append(f"  from the books ({human_time(snap.elapsed)})")
             elif source is Source.EXACT:  # the only two exact answers without a search
-                lost = res is not None and res.score < 0
+                lost = res is not None and res.score.value < 0
                 t.append(f"  {'every move loses' if lost else 'a win'} at once: "
                          "no search needed")
             else:
