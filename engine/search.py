@@ -11,11 +11,11 @@ MILTON's aspiration windows.
 The options, the records the search publishes and their types (:class:`SearchOptions`,
 :class:`SearchState`, :class:`Band`, :class:`Score`, :class:`IterationReport`,
 :class:`Snapshot`, :class:`SearchResult`) live in :mod:`c4tui.engine.seam` (re-exported
-here). For the EXACT band (a full-depth iteration)
-and the RECOGNIZED band (a proven win or loss before full depth; the distance is the best
-found so far and may shrink with depth) ``score`` is in the solvers' convention (22 - k,
-see ``c4tui.engine.scores``); for the HEURISTIC band it is MILTON's evaluation value:
-``±(458 + discs)`` for an expected win/loss, 0 for an expected draw. ``value`` always
+here). Each record carries one :class:`Score`; for the EXACT band (a full-depth
+iteration) and the RECOGNIZED band (a proven win or loss before full depth; the distance is
+the best found so far and may shrink with depth) its value is in the solvers' convention
+(22 - k, see ``c4tui.engine.scores``), for the HEURISTIC band MILTON's evaluation value:
+``±(458 + discs)`` for an expected win/loss, 0 for an expected draw. A record's ``value``
 holds the internal value (see ``engine/analysis_eval.py`` for the bands).
 """
 
