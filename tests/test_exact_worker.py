@@ -13,7 +13,6 @@ from waiting import wait_until
 from c4tui.app.engine_view import ExactStatus
 from c4tui.app.exact_worker import ExactWorker
 from c4tui.app.loader import Engine
-from c4tui.app.position_cache import PositionCache
 
 BOUND = 10.0  # seconds: every wait below returns long before unless something hangs
 
@@ -179,18 +178,21 @@ def test_a_ponder_over_budget_is_given_up_not_recorded():
 
 def test_entries_are_capped():
     solver = FakeSolver()
-    w = ExactWorker(Engine(solver, None, None), ponder=False)  # type: ignore[arg-type]
-    w._entries, w._verdicts = PositionCache(5), PositionCache(5)
+    w = ExactWorker(Engine(solver, None, None), ponder=False,  # type: ignore[arg-type]
+                    cache_size=5)
     w.start()
     try:
-        for moves in ("1", "2", "3", "4", "5", "6", "7", "11", "22"):
-            pos = Position.from_moves(moves)
+        positions = [Position.from_moves(m) for m in ("1", "2", "3", "4", "5", "6", "7", "11",
+                                                      "22")]
+        for pos in positions:
             w.want(pos)
             wait_until(lambda p=pos: w.entry(p) is not None
                        and w.entry(p).status is ExactStatus.DONE, BOUND, "a solve")
-        assert len(w._entries) <= 5 and len(w._verdicts) <= 5
-        assert w.entry(Position.from_moves("22")) is not None  # the newest kept
-        assert w.entry(Position.from_moves("1")) is None  # the oldest dropped
+        assert sum(w.entry(p) is not None for p in positions) <= 5
+        assert sum(w.verdict(p) is not None for p in positions) <= 5
+        assert w.entry(positions[-1]) is not None and w.verdict(positions[-1]) is not None
+        assert w.entry(positions[0]) is None  # the oldest dropped
+        assert w.verdict(positions[0]) is None
     finally:
         w.shutdown()
 

@@ -292,11 +292,15 @@ def test_stop_and_close_are_prompt():
     t = time.perf_counter()
     ctl.close()
     assert time.perf_counter() - t < 1.0
-    # a paused search uses no CPU: its thread sleeps
+    # a paused search uses no CPU: its thread (the one that calls the listener) sleeps
+    threads: set[int] = set()
+    ctl.listen(lambda: threads.add(threading.get_ident()))
     ctl.start(Position(), EXACT, NO_BOOK)
+    wait_until(lambda: threads, 30, "an iteration")
     ctl.pause()
     assert ctl.wait_paused(5)
-    clock = time.pthread_getcpuclockid(ctl._thread.ident)  # the search thread's CPU clock
+    (search_thread,) = threads
+    clock = time.pthread_getcpuclockid(search_thread)  # the search thread's CPU clock
     c0 = time.clock_gettime(clock)
     time.sleep(0.3)  # a window for CPU time that must not be spent: not a wait for an event
     assert time.clock_gettime(clock) - c0 < 0.03

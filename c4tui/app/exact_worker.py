@@ -48,13 +48,15 @@ class ExactWorker:
     def __init__(self, engine: Engine, budget: float = EXACT_BUDGET,
                  on_done: Callable[[], None] | None = None, ponder: bool = True,
                  lines: bool = True, line_budget: float = LINE_BUDGET,
-                 ponder_first: float = PONDER_FIRST) -> None:
+                 ponder_first: float = PONDER_FIRST,
+                 cache_size: int = RECENT_POSITIONS) -> None:
         """``on_done`` is called (on a worker thread) after each finished solve of a
         wanted position, each of its columns solved before that, and each line found, and
         when any job begins (its budget needs :meth:`tick`);
         ``ponder``: solve the wanted position's children while idle; ``lines``: find a
         perfect-play line behind each of its values, each within ``line_budget`` seconds,
-        once its children have been pondered for ``ponder_first`` seconds."""
+        once its children have been pondered for ``ponder_first`` seconds; ``cache_size``:
+        the positions whose results are kept (the least recently used go)."""
         self._engine = engine
         self._on_done = on_done
         self._budget = budget
@@ -69,8 +71,8 @@ class ExactWorker:
         self._quit = threading.Event()
         self._want: Position | None = None
         self._job: _Job | None = None
-        self._entries: PositionCache[ExactEntry] = PositionCache()
-        self._verdicts: PositionCache[ThreatVerdict] = PositionCache()
+        self._entries: PositionCache[ExactEntry] = PositionCache(cache_size)
+        self._verdicts: PositionCache[ThreatVerdict] = PositionCache(cache_size)
         self._given_up: set[int] = set()  # pondered children over the budget: not again
 
     def start(self) -> None:
