@@ -82,6 +82,8 @@ async def test_two_engines_play_a_game_to_the_end_and_pause_works():
         await until(pilot, lambda: len(app.model.line) > len(paused_at), "the next move", 60)
         await pilot.press("p")  # stopped; then fast engines play the game to its end
         assert app.play.versus is None
+        while app.position.is_over:  # (the slow engines may have ended it meanwhile)
+            await pilot.press("backspace")
         paused_at = list(app.model.line)
         await start_versus(pilot, app, "2k 500")
         assert app.play.versus == (PlaySettings(0, 2000), PlaySettings(1, 500))
