@@ -210,6 +210,8 @@ class Solver:
         if self.threads > 1:
             ctx[CTX_BUSY] = address(self._busy)
             ctx[K.CTX_FIRST] = first_window
+            # two threads rarely meet deep down: fewer marks, each a shared write
+            ctx[K.CTX_DEFER] = K.DEFER_PLIES_FEW if self.threads <= 2 else K.DEFER_PLIES
 
     # ------------------------------------------------------------------ solving
     def _run(self, k: int, current: int, mask: int, ply: int, lo: int = _NO_LO,

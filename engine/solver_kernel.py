@@ -103,16 +103,19 @@ CTX_TT = 17
 CTX_BITS = 18
 CTX_SCRATCH = 19
 CTX_BOOK = 20  # 20-23
-CTX_SIZE = 24
+CTX_DEFER = 24
+CTX_SIZE = 25
 #: A scratch slot's mark for a move deferred because another thread is searching it.
 DEFERRED = -2
 #: The busy table: ``2**BUSY_BITS`` words (128 KiB), each the key of a child some thread
 #: is searching (0: free). Collisions only lose a deferral, never correctness.
 BUSY_BITS = 14
-#: Moves are deferred at nodes with fewer discs than this (30 on 7x6): deeper, subtrees
-#: are too small for two threads to meet in them often (16 threads grew the tree alike
-#: with 30 and 36, more with 20 and 26: docs/solver.md).
+#: Moves are deferred at nodes with fewer discs than this (ctx slot CTX_DEFER, set by the
+#: Solver for its thread count): 30 on 7x6 for many threads (deeper, subtrees are too
+#: small for two threads to meet in them often: 16 threads grew the tree alike with 30
+#: and 36, more with 20 and 26), 26 for two (fewer marks, the same tree: docs/solver.md).
 DEFER_PLIES = SIZE - 12
+DEFER_PLIES_FEW = SIZE - 16
 #: A thread looks at its node's entry again before a move only after this many nodes
 #: below the node.
 RECHECK_NODES = 1024
@@ -675,7 +678,7 @@ def negamax(cur, mask, moves, alpha, beta, ctx):
     # Several threads: moves another thread is searching are deferred (ABDADA, see
     # docs/solver.md, "Parallel search"); ``busy`` is the shared table of those children.
     busy = load_i64p(ctx, CTX_BUSY)
-    shared = busy != 0 and moves < DEFER_PLIES
+    shared = busy != 0 and moves < load_i64p(ctx, CTX_DEFER)
     defer = shared
     deferred = False
     while True:
