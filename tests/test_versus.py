@@ -1,6 +1,6 @@
 """Engine versus engine in the app (key V, controllers/play.py): two of our engines at
 their own node budgets play a game to its end, as a game of the move list; V pauses and
-resumes, p stops; the user's moves wait while they play."""
+resumes, p stops; the user's moves wait while they play; a snapshot of a finished game."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from pilot_util import LOAD_TIMEOUT, engine_ready, sync, until, wait_for
 
 from c4tui.app import C4App, SearchSettings
 from c4tui.app.controllers.play import versus_settings
+from c4tui.app.engine_view import EngineState
 from c4tui.app.play import PlaySettings
 from c4tui.app.widgets import PromptScreen
 from c4tui.units import UnitError
@@ -112,3 +113,25 @@ async def test_the_user_cannot_move_while_the_engines_play_and_p_stops_them():
         await pilot.press("p")
         await until(pilot, lambda: not app.bridge.player.thinking(), "the engine stopped")
         assert app.play.versus is None and app.model.line == [3, 3]
+
+
+def test_versus_game_over_80x24(snap_compare):
+    """A game two of our engines played from 4444 (10k nodes against 1k: the analysis
+    search, one thread, so the same moves each run) to its end: the board with the winning
+    four, the move list's last moves, the status line's result. The start's exact values
+    are in first, so that the graph's points do not depend on when they came."""
+    app = C4App(Position.from_moves("4444"), settings=SearchSettings(auto=False))
+
+    async def played(pilot) -> None:
+        await wait_for(pilot, lambda: (v := app.bridge.view(app.position)).state
+                       is EngineState.READY and v.exact is not None and v.exact.lines_done
+                       and v.verdict is not None, LOAD_TIMEOUT, "the start's exact values")
+        await start_versus(pilot, app, "10k 1k")
+        await wait_for(pilot, lambda: app.position.is_over, 60, "the end of the game",
+                       detail=lambda: status(app))
+        await until(pilot, lambda: "game over" in status(app), "the result")
+        app.clear_notifications()  # (toasts leave on a timer)
+        app.state_changed()
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=played)
