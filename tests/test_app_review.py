@@ -128,3 +128,27 @@ async def test_review_shows_inaccuracies_and_accuracy():
         await pilot.press("backspace")  # another game: its accuracy is not the review's
         await until(pilot, lambda: "accuracy" not in str(app.query_one("#status").render()),
                     "the accuracy gone")
+
+
+@sync
+@pytest.mark.parametrize("n, mark", [(15, INACCURACY), (16, "")])
+async def test_the_app_reviews_with_its_inaccuracy_option(n, mark):
+    # 36433: 3. c3 keeps the win 15 moves slower (c4tui --inaccuracy N, as c4tui review)
+    app = C4App(Position.from_moves("36433"), settings=SearchSettings(auto=False),
+                inaccuracy=n)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: engine_ready(app), LOAD_TIMEOUT, "the engine")
+        await pilot.press("R")
+        await wait_for(pilot, lambda: review_done(app), 60, "the review")
+        await until(pilot, lambda: app.query_one("#moves").marks.get(5, "") == mark
+                    and "?" in str(app.query_one("#moves").render()), f"mark {mark!r}")
+        assert ("3. c3?!" in str(app.query_one("#moves").render())) == bool(mark)
+
+
+def test_the_app_refuses_an_absurd_inaccuracy():
+    from typer.testing import CliRunner
+
+    from c4tui.cli import app as cli
+
+    res = CliRunner().invoke(cli, ["open", "--inaccuracy", "0", "--no-engine"])
+    assert res.exit_code == 2 and "--inaccuracy 0" in res.output and "1 to 42" in res.output

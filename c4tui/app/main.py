@@ -21,6 +21,7 @@ from textual.screen import Screen
 
 from c4tui.engine.position import Position
 from c4tui.gamefile.tree import Node
+from c4tui.review import INACCURACY_MOVES
 
 from .autosave import Autosave, Orphan
 from .controllers import (
@@ -68,10 +69,12 @@ class C4App(App[None]):
                  settings: SearchSettings | None = None, engine: bool = True,
                  headers: dict[str, str] | None = None, tree: Node | None = None,
                  play: PlaySettings | None = None, hints: bool = True,
-                 autosave: Autosave | None = None, restore: Orphan | None = None) -> None:
+                 autosave: Autosave | None = None, restore: Orphan | None = None,
+                 inaccuracy: int = INACCURACY_MOVES) -> None:
         """``tree``: the game's moves with variations (default: ``position``'s); ``play``:
         start in play mode; ``hints`` False hides the engine's opinion; ``autosave``: write
-        the session there; ``restore``: a crashed session to offer at start."""
+        the session there; ``restore``: a crashed session to offer at start;
+        ``inaccuracy``: the review's N of the ``?!`` marks."""
         super().__init__()
         self.last_message = self.last_error = self.last_warning = ""
         self.model = GameModel(position, headers, tree)
@@ -86,7 +89,7 @@ class C4App(App[None]):
         self.search = SearchControl(self.model, self.bridge, self.settings, self, shown)
         self.files = FileControl(self.model, self, self.copy_to_clipboard)
         self.preview = PreviewControl(self.model, self.bridge, self, shown, self._draw_preview)
-        self.review = ReviewControl(self.model, self.bridge, self, shown, updated)
+        self.review = ReviewControl(self.model, self.bridge, self, shown, updated, inaccuracy)
         self.session = SessionControl(self.model, self.files, self, autosave, restore)
         self.ticker = EngineTicker(self._engine_busy, updated)
         self._watch = TerminalWatch(self._terminal_gone)

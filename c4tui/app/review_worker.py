@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from c4tui.engine.position import Position
 from c4tui.review import (
+    INACCURACY_MOVES,
     GameReview,
     MoveReview,
     ReviewCancelled,
@@ -53,9 +54,12 @@ class ReviewJob:
 class ReviewWorker:
     """Starts, cancels and reports reviews; every method returns at once."""
 
-    def __init__(self, on_update: Callable[[], None] | None = None) -> None:
-        """``on_update``: called on the review thread after each solved position."""
+    def __init__(self, on_update: Callable[[], None] | None = None,
+                 inaccuracy: int = INACCURACY_MOVES) -> None:
+        """``on_update``: called on the review thread after each solved position;
+        ``inaccuracy``: a result kept this many moves slower is marked ``?!``."""
         self._on_update = on_update
+        self.inaccuracy = inaccuracy
         self._lock = threading.Lock()
         self._one_at_a_time = threading.Lock()  # a new review waits for the old to unwind
         self._solver: Solver | None = None
@@ -121,8 +125,8 @@ class ReviewWorker:
             out = []
             for ply, col in enumerate(line):
                 vals = self._values.get(positions[ply].key())
-                out.append(None if vals is None else review_move(ply, col, vals,
-                                                                 positions[ply]))
+                out.append(None if vals is None else review_move(
+                    ply, col, vals, positions[ply], self.inaccuracy))
             self._cache = (key, tuple(out))
             return self._cache[1]
 
@@ -142,7 +146,7 @@ class ReviewWorker:
                 with self._lock:
                     if job.cancelled:
                         raise ReviewCancelled
-                    job.reviewer = Reviewer(self._solver)
+                    job.reviewer = Reviewer(self._solver, self.inaccuracy)
                 positions = game_positions(job.line)
 
                 def progress(done: int, total: int, ply: int, values: Values) -> None:

@@ -12,10 +12,11 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from c4tui.review import INACCURACY_MOVES
 from c4tui.units import Strength
 
 from . import options
-from .errors import FAILURE, fail
+from .errors import FAILURE, check_range, fail
 from .size import SIZE_OPTION, check_size
 
 if TYPE_CHECKING:
@@ -102,10 +103,12 @@ def open_workstation(
         bool, typer.Option("--hints", help="With --play: show the hints (move values, "
                            "verdicts, graph, log) from the start; h toggles them.")
     ] = False,
+    inaccuracy: options.INACCURACY = INACCURACY_MOVES,
     size: SIZE_OPTION = None,
 ) -> None:
     """Open the analysis workstation on a position, a move sequence or a game file."""
     check_size(size, "open")
+    check_range("--inaccuracy", inaccuracy, 1, 42)
     limit = options.nodes(nodes)
     hash_mb = options.hash_mb(hash_text)
     argv = external_command(engine_cmd)
@@ -143,7 +146,8 @@ def open_workstation(
         warn=lambda text: print(f"c4tui: {text}", file=sys.stderr))
     app = C4App(game.position, settings=settings, engine=not no_engine, headers=game.headers,
                 tree=game.tree, play=opponent, hints=opponent is None or hints,
-                autosave=None if served else Autosave(), restore=orphan)
+                autosave=None if served else Autosave(), restore=orphan,
+                inaccuracy=inaccuracy)
     opened = _opened_file(list(target or []))
     if opened is not None:  # a game file: the picker starts beside it, and it is recent
         app.files.current_file = opened

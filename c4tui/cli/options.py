@@ -47,6 +47,12 @@ def hash_option(table: str = "Transposition table size", default: str = "the sol
 
 
 #: The exact solver's options, shared by ``solve`` and ``review``.
+#: The review's N of the ``?!`` marks (``review``, and the app's ``R``).
+INACCURACY = Annotated[
+    int, typer.Option("--inaccuracy", metavar="N", help="Mark ?! a move that keeps the "
+                      "result but makes it N or more moves slower (1-42; the review).")
+]
+
 SOLVER_BOOK = Annotated[bool, typer.Option("--book/--no-book", help="Use the opening books.")]
 SOLVER_HASH = Annotated[str | None, hash_option()]
 SOLVER_THREADS = Annotated[

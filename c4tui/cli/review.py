@@ -44,10 +44,7 @@ def review(
         bool, typer.Option("--summary", help="GAME is a folder: review its games and "
                            "print per player the games, accuracy and marks.")
     ] = False,
-    inaccuracy: Annotated[
-        int, typer.Option("--inaccuracy", metavar="N", help="Mark ?! a move that keeps "
-                          "the result but makes it N or more moves slower.")
-    ] = INACCURACY_MOVES,
+    inaccuracy: options.INACCURACY = INACCURACY_MOVES,
     book: options.SOLVER_BOOK = True,
     hash_text: options.SOLVER_HASH = None,
     threads: options.SOLVER_THREADS = None,

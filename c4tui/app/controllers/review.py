@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from c4tui.engine.position import PLAYER_NAMES, Position
-from c4tui.review import MARKS, ONLY_MOVE, GameReview, MoveReview, Values, result_words
+from c4tui.engine.scores import result_words
+from c4tui.review import INACCURACY_MOVES, MARKS, ONLY_MOVE, GameReview, MoveReview, Values
 
 from ..engine_bridge import EngineBridge, EngineMissing
 from ..eval_history import EvalHistory
@@ -20,10 +21,12 @@ class ReviewControl:
     """``on_update``: called from the review's thread when it has solved a position."""
 
     def __init__(self, model: GameModel, bridge: EngineBridge, host: Host,
-                 hints: Callable[[], bool], on_update: Callable[[], None]) -> None:
+                 hints: Callable[[], bool], on_update: Callable[[], None],
+                 inaccuracy: int = INACCURACY_MOVES) -> None:
+        """``inaccuracy``: the N of the ``?!`` marks (``c4tui --inaccuracy N``)."""
         self.model, self.bridge, self.host = model, bridge, host
         self._hints = hints
-        self.worker = ReviewWorker(on_update=on_update)
+        self.worker = ReviewWorker(on_update=on_update, inaccuracy=inaccuracy)
         self._told = 0  # the serial of the last review whose end was said
 
     @property
