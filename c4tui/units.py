@@ -201,9 +201,10 @@ def human_count(n: float | None) -> str:
         return "-"
     n = float(n)
     for unit, div in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
-        if abs(n) >= div and (div > 1e3 or abs(n) >= 1e4):
-            value = n / div
-            return f"{value:.1f}{unit}" if abs(value) < 100 else f"{value:.0f}{unit}"
+        value = n / div
+        shown = abs(round(value, 1))  # (99,999 is 100k and 999,999 1.0M, as they print)
+        if shown >= 1 and (div > 1e3 or abs(n) >= 1e4):
+            return f"{value:.1f}{unit}" if shown < 100 else f"{value:.0f}{unit}"
     return f"{int(n)}"
 
 

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from c4tui.units import MAX_HASH_MB, MAX_NODE_LIMIT, UnitError, parse_count, parse_mb
+from c4tui.units import (
+    MAX_HASH_MB,
+    MAX_NODE_LIMIT,
+    UnitError,
+    human_count,
+    parse_count,
+    parse_mb,
+)
 
 
 @pytest.mark.parametrize(
@@ -74,3 +81,12 @@ def test_units_imports_no_textual_and_no_numba():
             "print(any(m.split('.')[0] in ('textual', 'numba') for m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.stdout.strip() == "False", out.stderr
+
+
+@pytest.mark.parametrize("n, text", [
+    (9999, "9999"), (10_000, "10.0k"), (12_345, "12.3k"), (99_949, "99.9k"),
+    (99_999, "100k"), (999_999, "1.0M"), (2_500_000, "2.5M"), (999_990_000, "1.0G"),
+    (-99_999, "-100k"), (None, "-"),
+])
+def test_human_count_rounds_before_it_picks_the_width(n, text):
+    assert human_count(n) == text  # 99,999 was "100.0k", 999,999 "1000k"
