@@ -37,7 +37,7 @@ def fake_view(path: tuple[PathEntry, ...] = ()) -> EngineView:
 
 def faked(moves: str = MOVES, path: tuple[PathEntry, ...] = ()) -> C4App:
     app = C4App(Position.from_moves(moves), engine=False)
-    app.bridge.view = lambda pos: fake_view(path)  # type: ignore[method-assign]
+    app.bridge.view = lambda pos: fake_view(path)  # type: ignore[method-assign]  # a fake engine view
     return app
 
 

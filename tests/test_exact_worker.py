@@ -58,7 +58,7 @@ class FakeSolver:
 
 def worker(solver, **kw) -> ExactWorker:
     kw.setdefault("lines", False)  # the lines' own test turns them on
-    w = ExactWorker(Engine(solver, None, None), **kw)  # type: ignore[arg-type]
+    w = ExactWorker(Engine(solver, None, None), **kw)  # type: ignore[arg-type]  # a fake solver
     w.start()
     return w
 
@@ -178,7 +178,7 @@ def test_a_ponder_over_budget_is_given_up_not_recorded():
 
 def test_entries_are_capped():
     solver = FakeSolver()
-    w = ExactWorker(Engine(solver, None, None), ponder=False,  # type: ignore[arg-type]
+    w = ExactWorker(Engine(solver, None, None), ponder=False,  # type: ignore[arg-type]  # a fake solver
                     cache_size=5)
     w.start()
     try:

@@ -39,7 +39,7 @@ def c4tui(*args: str, stdin: str | bytes | None = None, env: dict[str, str] | No
         stdin = stdin.decode()
     return subprocess.run([sys.executable, "-m", "c4tui", *args], input=stdin,
                           capture_output=True, text=True, timeout=timeout,
-                          env={**os.environ, **(env or {})}, **kw)  # type: ignore[arg-type]
+                          env={**os.environ, **(env or {})}, **kw)  # type: ignore[arg-type]  # kw: subprocess options
 
 
 

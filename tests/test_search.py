@@ -112,7 +112,7 @@ def test_reports_are_consistent():
     assert ctl.result.best_move == its[-1].best_move == res.best_move
     assert ctl.result.depth == its[-1].depth
     with pytest.raises(dataclasses.FrozenInstanceError):
-        its[0].depth = 3  # type: ignore[misc]
+        its[0].depth = 3  # type: ignore[misc]  # frozen: the test shows it is
 
 
 def test_immediate_win_and_game_over():
