@@ -175,8 +175,9 @@ def parse_strength(text: str, what: str) -> Strength:
     if full.lower() == PERFECT:
         return Strength()
     number, worded = _level_number(full)
-    if worded or (number.isascii() and number.isdigit() and len(number) <= 2
-                  and int(number) <= PERFECT_LEVEL):  # 11 and up: nodes, as before
+    digits = number.lstrip("0") or "0"  # (010 is level 10, as 10 is)
+    if worded or (number.isascii() and number.isdigit() and len(digits) <= 2
+                  and int(digits) <= PERFECT_LEVEL):  # 11 and up: nodes, as before
         return Strength(level=parse_level(full, what))
     try:
         return Strength(nodes=parse_count(full, what, lo=PERFECT_LEVEL + 1))

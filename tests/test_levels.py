@@ -126,6 +126,7 @@ def test_level_10_beats_level_1_in_a_short_match():
     ("perfect", Strength()), (" Perfect ", Strength(level=10)), ("10", Strength()),
     ("5", Strength(level=5)), ("L5", Strength(level=5)), ("level 3", Strength(level=3)),
     ("1", Strength(level=1)), ("11", Strength(nodes=11)), ("100k", Strength(nodes=100_000)),
+    ("010", Strength()), ("05", Strength(level=5)),  # (not "out of range (11 to ...)")
 ])
 def test_strength_words(text, strength):
     assert parse_strength(text, "--strength") == strength
