@@ -240,3 +240,18 @@ def test_match_stores_its_games(tmp_path, capsys):
     assert [g.headers["Round"] for g in games] == ["1", "2"]
     assert all(g.headers["Event"] == "c4tui match" and g.result_token != "*"  # adjudicated
                and g.headers["White"].endswith(("(A)", "(B)")) for g in games)
+
+
+def test_a_match_record_keeps_its_adjudicated_result(tmp_path, capsys):
+    # c4tui match writes Result "*" for a game the solver ended (the file's result must
+    # agree with the board) and the result in Termination: the database takes that one
+    game = GAME.replace('[Black "Bob"]', '[Black "Bob"]\n[Termination "adjudicated: '
+                        '1/2-1/2 (exact solver, 12 empty squares: a draw)"]')
+    (tmp_path / "adjudicated.c4g").write_text(game)
+    (tmp_path / "claimed.c4g").write_text(GAME.replace('"Club"', '"Other"').replace(
+        '[Black "Bob"]', '[Black "Bob"]\n[Termination "normal"]'))
+    db = tmp_path / "g.sqlite"
+    code, _, _ = _run(["db", "import", str(tmp_path), "--db", str(db)], capsys)
+    assert code == 0
+    code, out, _ = _run(["db", "stats", "--db", str(db)], capsys)
+    assert "White 0, draws 1, Black 0, unfinished 1" in out, out
