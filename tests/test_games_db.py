@@ -115,6 +115,12 @@ def test_search_lists_the_games_through_a_position(games_dir, tmp_path, capsys):
     code, out, _ = _run(["db", "search", "4", "--json", "--limit", "2", "--db", str(db)],
                         capsys)
     assert [json.loads(line)["id"] for line in out.splitlines()] == [1, 2]
+    # an absurd limit lists them all (SQLite's integers are 64 bits); none is one line
+    code, out, err = _run(["db", "search", "445", "--limit", str(10**20), "--db", str(db)],
+                          capsys)
+    assert (code, out.splitlines()[-1], err) == (0, "3 games through 445", "")
+    code, out, err = _run(["db", "search", "445", "--limit", "0", "--db", str(db)], capsys)
+    assert (code, err) == (2, "c4tui: --limit 0: expected at least 1\n")
 
 
 def test_explore_json_numbers(games_dir, tmp_path, capsys):

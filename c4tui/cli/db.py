@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from .errors import FAILURE, fail
+from .errors import FAILURE, bad_value, fail
 from .size import SIZE_OPTION, check_size
 
 if TYPE_CHECKING:
@@ -140,10 +140,10 @@ def search(
 
     pos = _position(moves, "search")
     if limit < 1:
-        fail(f"db search: --limit {limit}: expected at least 1")
+        bad_value("--limit", limit, "expected at least 1")
     conn = _open(db)
     total = explore(conn, pos).total.games
-    found = games_through(conn, pos, limit)
+    found = games_through(conn, pos, min(limit, total))  # 10**20 means all (SQLite: 64 bits)
     for g in found:
         if as_json:
             typer.echo(json.dumps({"id": g.id, "moves": g.moves, "result": g.result_token,
