@@ -263,6 +263,16 @@ def test_build_needs_a_source(capsys):
     assert code == 2 and "give game files or --selfplay N" in err
 
 
+def test_build_refuses_an_out_that_is_no_file_before_it_builds(tmp_path, capsys):
+    fifo = tmp_path / "pipe.c4p"
+    os.mkfifo(fifo)  # (as /dev/full: the rename would have put a file in its place)
+    for out, why in ((fifo, "not a regular file"), (tmp_path, "not a regular file"),
+                     (tmp_path / "no" / "x.c4p", f"directory {tmp_path / 'no'} does not exist")):
+        code, _, err = run(["puzzles", "build", "--selfplay", "2", "--out", str(out)], capsys)
+        assert (code, err) == (2, f"c4tui: --out {out}: {why}\n")
+    assert fifo.is_fifo()
+
+
 def test_ctrl_c_keeps_what_was_found(tmp_path):
     out = tmp_path / "interrupted.c4p"
     proc = subprocess.Popen([sys.executable, "-m", "c4tui", "puzzles", "build", "--selfplay",

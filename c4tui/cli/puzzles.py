@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from . import options
-from .errors import FAILURE, check_range, fail
+from .errors import FAILURE, bad_value, check_range, fail
 from .size import SIZE_OPTION, check_size
 
 if TYPE_CHECKING:
@@ -129,6 +129,7 @@ def build(
     check_range("--threads", threads, 1, 1024)
     if selfplay is not None:
         check_range("--selfplay", selfplay, 1, MAX_GAMES)
+    _check_out(out)
     played = _load_games(games) if games else []
     from c4tui.puzzles.builder import Builder
 
@@ -149,6 +150,15 @@ def build(
            interrupted)
     if interrupted:
         raise SystemExit(130)
+
+
+def _check_out(out: Path) -> None:
+    """Refuse ``--out`` before the build, not after it: the file is replaced by a rename,
+    which would put a regular file in place of a device or a FIFO."""
+    if out.exists() and not out.is_file():
+        bad_value("--out", out, "not a regular file")
+    if not out.parent.is_dir():
+        bad_value("--out", out, f"directory {out.parent} does not exist")
 
 
 def _run_interruptible(run, stop) -> bool:
