@@ -76,6 +76,9 @@ def test_finished_games():
     ("7/7/7/7/7/xx5", "2 x discs and 0 o discs"),
     ("7/7/7/7/3x3/3o3/", "7 ranks"),
     ("7/7/7/7/3x3/7", "d2 floats above the empty square d1"),
+    # the square named is the disc's, not the one above the gap (d3 was called d2)
+    ("7/7/7/3x3/7/7", "the disc on d3 floats above the empty square d2"),
+    ("7/7/3x3/7/7/3o3", "the disc on d4 floats above the empty square d3"),
     # a single column with o at the bottom: x's first disc has nowhere to be
     ("7/7/7/7/3x3/3o3", "cannot be taken back"),
     # both have four

@@ -88,10 +88,12 @@ def _read_board(board: str) -> list[list[int]]:
         cells = grid[col]
         height = sum(c is not None for c in cells)
         if any(c is None for c in cells[:height]):
-            row = cells.index(None)
+            # the lowest disc above the first gap, and the empty square right under it
+            gap = cells.index(None)
+            row = next(r for r in range(gap, HEIGHT) if cells[r] is not None)
             raise FenError(
-                f"fen: the disc on {square_name(col, row + 1)} floats above the empty "
-                f"square {square_name(col, row)}"
+                f"fen: the disc on {square_name(col, row)} floats above the empty "
+                f"square {square_name(col, row - 1)}"
             )
         columns.append([c for c in cells[:height] if c is not None])
     return columns
