@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from c4tui.engine.position import Position
 from pilot_util import LOAD_TIMEOUT, screen_text, sync, until, wait_for
+from test_app_faults import burst, settle
 from textual.widgets import DataTable
 
 from c4tui.app import C4App, SearchSettings
@@ -60,6 +61,26 @@ async def test_explorer_walks_in_and_back(tmp_path):
         await pilot.press("enter")  # the first stored game through 43 (or 45): 4545454
         await until(pilot, lambda: app.screen is app.main, "both dialogs closed")
         assert app.model.full_position().digits() == "4545454"
+
+
+@sync
+async def test_enters_in_a_burst_play_only_moves_of_the_games(tmp_path):
+    """Six enters at once (a held key): each was the row of the position it was pressed
+    in, 4 on the empty board; played as they came, 444444 then 'column d is full'."""
+    _database(tmp_path)
+    lines = GAMES.split()
+    lines += ["".join(str(8 - int(c)) for c in line) for line in lines]  # mirror images
+    app = C4App(settings=SearchSettings(auto=False), engine=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("E")
+        await until(pilot, lambda: isinstance(app.screen, ExplorerScreen), "the explorer")
+        burst(app, *["enter"] * 6)
+        await settle(pilot, app)
+        await until(pilot, lambda: app.position.ply > 0, "a move played")
+        played = app.position.digits()
+        assert any(line.startswith(played) for line in lines), played
+        assert isinstance(app.screen, ExplorerScreen) and app.screen.shown is not None
+        assert app.screen.shown.digits() == played
 
 
 @sync

@@ -88,6 +88,9 @@ class ExplorerScreen(OnceModalScreen[None]):
         self.shown: Position | None = None  #: the position the table is of
         self.stats: db.PositionStats | None = None
         self._exact: tuple[int | None, ...] | None = None
+        #: which filling of the table a row key belongs to: enters in a burst are all
+        #: selected before the first move redraws it, and a stale row must not play
+        self._filling = 0
 
     def compose(self) -> ComposeResult:
         with Vertical(id="explorer"):
@@ -119,6 +122,7 @@ class ExplorerScreen(OnceModalScreen[None]):
         self.shown, self._exact = pos, self.links.exact(pos)
         table = self.query_one(DataTable)
         table.clear()
+        self._filling += 1
         where = pos.digits() or "the empty board"
         title = self.query_one("#explorer-title", Label)
         help_line = self.query_one("#explorer-help", Label)
@@ -140,7 +144,7 @@ class ExplorerScreen(OnceModalScreen[None]):
             name = f"{m.col + 1}" + (f"={m.twin + 1}" if m.twin is not None else "")
             table.add_row(name, f"{m.games:,}", f"{m.percent(m.white):.0f}%",
                           f"{m.percent(m.draws):.0f}%", f"{m.percent(m.black):.0f}%",
-                          self._exact_text(m.col), key=str(m.col))
+                          self._exact_text(m.col), key=self._row_key(m.col))
         help_line.update("enter: play   backspace: back   g: games here   esc: close"
                          if stats.moves else
                          "no game went on from here   backspace: back   g: games   esc: close")
@@ -164,14 +168,21 @@ class ExplorerScreen(OnceModalScreen[None]):
             self._exact = exact
             table = self.query_one(DataTable)
             for m in self.stats.moves:
-                table.update_cell(str(m.col), self._exact_column, self._exact_text(m.col))
+                table.update_cell(self._row_key(m.col), self._exact_column,
+                                  self._exact_text(m.col))
+
+    def _row_key(self, col: int) -> str:
+        return f"{self._filling}:{col}"
 
     # ------------------------------------------------------------------ keys
     @on(DataTable.RowSelected, "#explorer-table")
     def _walk(self, event: DataTable.RowSelected) -> None:
         if self.dismissed or event.row_key.value is None:
             return
-        self.links.play(int(event.row_key.value))
+        filling, col = event.row_key.value.split(":")
+        if int(filling) != self._filling:  # a row of a position left since
+            return
+        self.links.play(int(col))
         self.show()
 
     def action_back(self) -> None:
