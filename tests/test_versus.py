@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from c4tui.engine.position import Position
-from pilot_util import LOAD_TIMEOUT, engine_ready, sync, until, wait_for
+from pilot_util import LOAD_TIMEOUT, engine_ready, screen_text, sync, until, wait_for
 
 from c4tui.app import C4App, SearchSettings
 from c4tui.app.controllers.play import versus_settings
@@ -47,6 +47,21 @@ async def test_versus_on_a_finished_game_says_it_is_over():
         assert app.play.versus is None
         assert app.last_error == "versus: the game is over (White has won)"
         assert not isinstance(app.screen, PromptScreen)  # no strengths asked for
+
+
+@sync
+async def test_the_prompt_shows_its_whole_question():
+    # the question is longer than the dialog is wide: it wraps instead of losing its end
+    app = C4App(Position(), settings=SearchSettings(auto=False))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: engine_ready(app), LOAD_TIMEOUT, "the engine")
+        await pilot.press("V")
+        await until(pilot, lambda: isinstance(app.screen, PromptScreen), "the prompt")
+        await pilot.pause()
+        box = app.screen.query_one("#prompt").content_region  # the dialog's inside
+        rows = screen_text(app).splitlines()[box.y:box.bottom]
+        shown = " ".join(" ".join(row[box.x:box.right] for row in rows).split())
+        assert "(levels 1-10, or nodes: 3 7, 10k 1M):" in shown
 
 
 async def start_versus(pilot, app: C4App, strengths: str) -> None:
