@@ -7,10 +7,11 @@ import pytest
 from c4tui.engine.position import Position
 from pilot_util import LOAD_TIMEOUT, screen_text, sync, until, wait_for
 from test_app_faults import burst, settle
+from textual.app import App
 from textual.widgets import DataTable
 
 from c4tui.app import C4App, SearchSettings
-from c4tui.app.screens.explorer import ExplorerScreen, PositionGamesScreen
+from c4tui.app.screens.explorer import ExplorerLinks, ExplorerScreen, PositionGamesScreen
 from c4tui.db import connect, default_path, import_paths
 
 pytestmark = pytest.mark.usefixtures("tmp_home")
@@ -81,6 +82,27 @@ async def test_enters_in_a_burst_play_only_moves_of_the_games(tmp_path):
         assert any(line.startswith(played) for line in lines), played
         assert isinstance(app.screen, ExplorerScreen) and app.screen.shown is not None
         assert app.screen.shown.digits() == played
+
+
+@sync
+async def test_exact_values_that_arrive_later_are_shown_whole(tmp_path):
+    """The table is drawn before the solver has the values; when they come, the column
+    widens (it stayed as wide as its title: '-2 Bl')."""
+    _database(tmp_path)
+    pos = Position.from_moves("45")
+    known: list[tuple[int | None, ...] | None] = [None]
+    links = ExplorerLinks(position=lambda: pos, exact=lambda _pos: known[0],
+                          play=lambda col: None, back=lambda: None,
+                          open_game=lambda game: None)
+    app = App[None]()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await app.push_screen(ExplorerScreen(links))
+        await until(pilot, lambda: _rows(app), "the rows")
+        known[0] = (1, 2, -2, 0, 0, -3, -3)  # c4tui solve --analyze 45
+        await until(pilot, lambda: _rows(app)[0][5], "the exact values")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "-2 Black wins in 19" in text and "-3 Black wins in 18" in text
 
 
 @sync

@@ -169,7 +169,7 @@ class ExplorerScreen(OnceModalScreen[None]):
             table = self.query_one(DataTable)
             for m in self.stats.moves:
                 table.update_cell(self._row_key(m.col), self._exact_column,
-                                  self._exact_text(m.col))
+                                  self._exact_text(m.col), update_width=True)
 
     def _row_key(self, col: int) -> str:
         return f"{self._filling}:{col}"
