@@ -36,6 +36,17 @@ def win_percent(score: int) -> float:
     return share if score > 0 else 100.0 - share
 
 
+def accuracy_text(accuracy: float | None, decimals: int = 0) -> str:
+    """``accuracy`` as a percentage rounded to ``decimals`` (``96%``, ``99.7%``; ``-``
+    for None), but never up to 100: only a side that lost nothing shows 100."""
+    if accuracy is None:
+        return "-"
+    text = f"{accuracy:.{decimals}f}"
+    if accuracy < 100.0 and float(text) >= 100.0:
+        text = f"{100.0 - 10.0 ** -decimals:.{decimals}f}"  # 99 or 99.9
+    return f"{text}%"
+
+
 def move_accuracy(before: float, after: float) -> float:
     """A move's accuracy (0-100) from the mover's win percentage before it (the best
     move's) and after it: ``103.1668 * exp(-0.04354 * (before - after)) - 3.1669``,

@@ -152,3 +152,18 @@ def test_the_app_refuses_an_absurd_inaccuracy():
 
     res = CliRunner().invoke(cli, ["open", "--inaccuracy", "0", "--no-engine"])
     assert res.exit_code == 2 and "--inaccuracy 0" in res.output and "1 to 42" in res.output
+
+
+@sync
+async def test_an_imperfect_accuracy_is_not_shown_as_100():
+    # level 3 against level 7 (V): Black won, two of its moves slower wins (g1, b1): 99.7
+    game = "44134357433572237777324421221155551166"
+    app = C4App(Position.from_moves(game), settings=SearchSettings(auto=False))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: engine_ready(app), LOAD_TIMEOUT, "the engine")
+        await pilot.press("R")
+        await wait_for(pilot, lambda: review_done(app), 60, "the review")
+        assert 99.5 <= app.review.job.result.accuracy(1) < 100
+        assert " · Black 99% 0?? 0? 0?! · " in app.last_message
+        await until(pilot, lambda: "accuracy White 29% Black 99%"
+                    in str(app.query_one("#status").render()), "the accuracy")

@@ -11,7 +11,7 @@ from c4tui.engine.scores import result_words
 from testdata import load_positions, sample
 from typer.testing import CliRunner
 
-from c4tui.accuracy import game_accuracy, move_accuracy, win_percent
+from c4tui.accuracy import accuracy_text, game_accuracy, move_accuracy, win_percent
 from c4tui.cli import app
 from c4tui.review import (
     BLUNDER,
@@ -83,6 +83,13 @@ def test_accuracy_formula_by_hand():
     white, black = game_accuracy([50, 50, 50, 0, 0])
     assert white == pytest.approx(13.9511, abs=1e-4) and black == 100
     assert game_accuracy([50, 100]) == (100, None)  # Black has no moves
+
+
+def test_accuracy_text_shows_100_only_for_nothing_lost():
+    assert accuracy_text(96.4) == "96%" and accuracy_text(99.74, 1) == "99.7%"
+    assert accuracy_text(100.0) == "100%" and accuracy_text(None) == "-"
+    # a side that lost a point somewhere is not rounded up to perfect
+    assert accuracy_text(99.7) == "99%" and accuracy_text(99.96, 1) == "99.9%"
 
 
 def test_result_words():

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from c4tui.accuracy import accuracy_text
 from c4tui.review import INACCURACY_MOVES, MARKS
 
 from . import options
@@ -177,11 +178,10 @@ def review_text(result: GameReview, headers: dict[str, str]) -> str:
         lines.append(row.rstrip())
     lines.append("")
     for player in (0, 1):
-        acc = _accuracy(result, player)
+        acc = accuracy_text(result.accuracy(player), 1)
         counts = ", ".join(f"{_plural(result.count(player, mark), one, many)} ({mark})"
                            for mark, one, many in MARKS)
-        lines.append(f"{PLAYER_NAMES[player]}: accuracy "
-                     f"{'-' if acc is None else f'{acc:.1f}%'}, {counts}")
+        lines.append(f"{PLAYER_NAMES[player]}: accuracy {acc}, {counts}")
     lines.append(f"(?! a result kept but {result.inaccuracy}+ moves slower, or a four "
                  "missed; accuracy: docs/user-guide.md)")
     final = Position.from_moves([c + 1 for c in result.moves])

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
+from c4tui.accuracy import accuracy_text
 from c4tui.review import MARKS, GameReview, ReviewCancelled, Reviewer
 
 #: Seconds between progress reports: on a terminal, and in a log.
@@ -84,7 +85,7 @@ def summary_text(s: FolderSummary) -> str:
         lines.append(f"{'player':<{width}}  games  accuracy  "
                      + "  ".join(plural for _, plural in marks))
         for name, t in s.ranked():
-            acc = "-" if t.accuracy is None else f"{t.accuracy:.1f}%"
+            acc = accuracy_text(t.accuracy, 1)
             counts = "  ".join(f"{t.marks[m]:>{len(plural)}}" for m, plural in marks)
             lines.append(f"{name:<{width}}  {t.games:>5}  {acc:>8}  {counts}")
     lines.append(f"Inaccuracy (?!): a kept result {s.inaccuracy}+ moves slower, or a "

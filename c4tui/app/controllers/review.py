@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from c4tui.accuracy import accuracy_text
 from c4tui.engine.position import PLAYER_NAMES, Position
 from c4tui.engine.scores import result_words
 from c4tui.review import INACCURACY_MOVES, MARKS, ONLY_MOVE, GameReview, MoveReview, Values
@@ -108,8 +109,7 @@ class ReviewControl:
 
 
 def _percent(result: GameReview, player: int) -> str:
-    acc = result.accuracy(player)
-    return "-" if acc is None else f"{acc:.0f}%"
+    return accuracy_text(result.accuracy(player))
 
 
 def review_summary(result: GameReview) -> str:
