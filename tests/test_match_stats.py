@@ -91,6 +91,10 @@ def test_wald_bounds():
     ((10, 0), "--sprt 10 0: ELO0 must be below ELO1"),
     ((0, 10, 0.0), "--alpha 0: out of range (between 0 and 0.5)"),
     ((0, 10, 0.05, 0.7), "--beta 0.7: out of range (between 0 and 0.5)"),
+    # a score of 1 (or an overflow) at the ends: the LLR divided by zero in a worker thread
+    ((0, math.inf), "--sprt 0 inf: out of range (-2000 to 2000 Elo)"),
+    ((-5000, 0), "--sprt -5000 0: out of range (-2000 to 2000 Elo)"),
+    ((math.nan, 5), "--sprt nan 5: out of range (-2000 to 2000 Elo)"),
 ])
 def test_bad_sprt_parameters_are_one_line(args, message):
     with pytest.raises(ValueError, match=f"^{message.replace('(', '[(]').replace(')', '[)]')}$"):

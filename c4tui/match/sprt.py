@@ -31,6 +31,9 @@ from .elo import elo_to_score, outcome_scores
 UNSEEN = 1e-3
 #: Bisection steps for λ: the interval shrinks below a double's resolution.
 STEPS = 200
+#: The hypotheses' Elo bound: beyond it a score rounds to 0 or 1 (or 10^x overflows), and
+#: the MLE's λ interval divides by zero.
+MAX_ELO = 2000.0
 
 
 def mle_distribution(pdf: Sequence[float], scores: Sequence[float], s: float) -> list[float]:
@@ -81,6 +84,9 @@ class Sprt:
     beta: float = 0.05
 
     def __post_init__(self) -> None:
+        if not all(-MAX_ELO <= e <= MAX_ELO for e in (self.elo0, self.elo1)):  # nan too
+            raise ValueError(f"--sprt {self.elo0:g} {self.elo1:g}: out of range "
+                             f"({-MAX_ELO:g} to {MAX_ELO:g} Elo)")
         if not self.elo0 < self.elo1:
             raise ValueError(f"--sprt {self.elo0:g} {self.elo1:g}: ELO0 must be below ELO1")
         for name, x in (("--alpha", self.alpha), ("--beta", self.beta)):
