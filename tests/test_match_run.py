@@ -166,12 +166,18 @@ def test_bad_command_lines_are_one_line(tmp_path):
         (["--concurrency", "99"], "c4tui: match: --concurrency 99: out of range (1 to 16)"),
         (["--nodes", "1k/2k/3k"], "c4tui: --nodes '1k/2k/3k': expected N, or A/B"),
         (["--adjudicate", "30"], "c4tui: match: --adjudicate 30: out of range (0 to 20)"),
+        # options the engine does not have, or refuses: they were ignored, the match played
+        (["--option", "Hsh=64"], "c4tui: match: engine A ("),
+        (["--option-b", "Level=11"], "c4tui: match: engine B ("),
     ]
     for args, start in cases:
         proc = run_match(*args, "--games", "2")
         assert proc.returncode == 2, (args, proc.stderr)
         assert proc.stderr.startswith(start), (args, proc.stderr)
         assert proc.stderr.count("\n") == 1 and proc.stdout == "", (args, proc.stderr)
+    assert proc.stderr.endswith("): error: setoption: option Level 11: out of range (0 to 10)\n")
+    proc = run_match("--option", "Hsh=64", "--games", "2")
+    assert proc.stderr.endswith("): option Hsh=64: it has no option 'Hsh'\n"), proc.stderr
 
 
 def test_records_refuse_a_directory_with_games(tmp_path):

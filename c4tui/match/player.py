@@ -59,8 +59,15 @@ class Player(UgiClient):
         self.spec = spec
         self.label = label  #: "A" or "B"
         self._bestmove: str | None = None
+        self._options: set[str] = set()  # the names its ``option`` lines declare, lower case
+        self._refused = ""  # the first ``info string error`` of the handshake
 
     def on_line(self, word: str, line: str) -> str:
+        if word == "option" and "name" in (parts := line.split()):
+            end = parts.index("type") if "type" in parts else len(parts)
+            self._options.add(" ".join(parts[parts.index("name") + 1:end]).lower())
+        elif not self._refused and line.startswith("info string error"):
+            self._refused = line[len("info string "):]
         if word == "bestmove":
             parts = line.split()
             self._bestmove = parts[1] if len(parts) > 1 else ""
@@ -74,9 +81,17 @@ class Player(UgiClient):
     def start(self, ready_timeout: float = READY_TIMEOUT) -> None:
         self.spawn()
         self.ask("ugi", "ugiok", UGI_TIMEOUT)
+        with self._cond:
+            self._refused = ""
         for name, value in self.spec.options.items():
+            if name.lower() not in self._options:  # a typo would otherwise go unnoticed
+                raise EngineGone(f"option {name}={value}: it has no option {name!r}")
             self.send(f"setoption name {name} value {value}")
         self.ask("isready", "readyok", ready_timeout)
+        with self._cond:
+            refused = self._refused
+        if refused:  # the engine said the value is wrong (ours: out of range ...)
+            raise EngineGone(refused)
 
     def new_game(self) -> None:
         self.send("uginewgame")
