@@ -30,6 +30,8 @@ async def main(cols: int, rows: int) -> None:
         out["notes"] = [str(t.render()) for t in app.screen.query("Toast")]  # on the screen
         moves, top = app.query_one("#moves-box").region, app.query_one("#top").region
         out["moves_box"] = moves.height if moves.bottom <= top.bottom else 0  # 0: cut
+        await pilot.press("L")  # gamesolver.org's links are of 7x6 games
+        out["link"] = [app.clipboard, app.last_error]
     print(json.dumps(out))
 
 

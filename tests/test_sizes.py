@@ -376,6 +376,10 @@ def test_app_draws_other_sizes() -> None:
     assert lines[0].split() == list("abcdefghi") and lines[7].split() == list("123456789")
     assert [ln.split()[0] for ln in lines[1:7]] == list("654321")
     assert wide["box"][1] >= 6 + 3 and not wide["notes"]  # (the side column's height)
+    # L: no gamesolver.org link of a 9x6 game (the site would show another game, or none)
+    assert "gamesolver" not in wide["link"][0]
+    assert wide["link"][1] == ("link: connect4.gamesolver.org's links are of 7x6 games, "
+                               "this board is 9x6 (c copies the moves)")
     tall = _app_probe("4x10", 80, 24)
     assert tall["line"] == [0, 0, 1, 2, 3]
     lines = tall["board"].splitlines()

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from c4tui import gamefile, recent
+from c4tui.engine import geometry
 from c4tui.engine.position import IllegalMoveError, Position
 from c4tui.gamefile.tree import Node
 
@@ -199,7 +200,12 @@ class FileControl:
 
     def copy_link(self) -> None:
         """``L``: connect4.gamesolver.org's link to the viewed position to the clipboard
-        (the 0-based string, BitBully's and c4's, said beside it)."""
+        (the 0-based string, BitBully's and c4's, said beside it). The site plays 7x6 only:
+        a link of another size's game would open another game there, or none."""
+        if not geometry.IS_DEFAULT:
+            self.host.error("link: connect4.gamesolver.org's links are of 7x6 games, this "
+                            f"board is {geometry.NAME} (c copies the moves)")
+            return
         pos = self.model.position
         self._copy(pos.link())
         self.host.say(f"copied {pos.link()} (0-based: {pos.zero_based()})")
