@@ -34,19 +34,24 @@ MAX_BITS = 64
 
 
 class BoardSizeError(ValueError):
-    """A board size that is not ``WxH`` or not supported; the message says why."""
+    """A board size that is not ``WxH`` or not supported; the message says why
+    (``size 3x3: ...``); ``value`` and ``why`` are its two parts, for an option's error."""
+
+    def __init__(self, value: str, why: str) -> None:
+        super().__init__(f"size {value}: {why}")
+        self.value, self.why = value, why
 
 
 def parse_size(text: str) -> tuple[int, int]:
     """``"7x6"`` -> ``(7, 6)``; a :class:`BoardSizeError` for garbage or an unsupported size."""
     m = re.fullmatch(r"\s*(\d{1,3})\s*[xX×]\s*(\d{1,3})\s*", text)
     if m is None:
-        raise BoardSizeError(f"size {text!r}: expected WxH, e.g. 7x6")
+        raise BoardSizeError(repr(text), "expected WxH, e.g. 7x6")
     w, h = int(m.group(1)), int(m.group(2))
     if w < MIN_SIDE or h < MIN_SIDE:
-        raise BoardSizeError(f"size {w}x{h}: width and height must be at least {MIN_SIDE}")
+        raise BoardSizeError(f"{w}x{h}", f"width and height must be at least {MIN_SIDE}")
     if (h + 1) * w > MAX_BITS:
-        raise BoardSizeError(f"size {w}x{h}: too large, (height + 1) x width must be at most "
+        raise BoardSizeError(f"{w}x{h}", f"too large, (height + 1) x width must be at most "
                              f"{MAX_BITS} (one bit per square and a sentinel row)")
     return w, h
 

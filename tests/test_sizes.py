@@ -261,7 +261,11 @@ def test_cli_size_errors() -> None:
         out = subprocess.run([sys.executable, "-m", "c4tui", *args], capture_output=True,
                              text=True, timeout=120)
         assert out.returncode == 2, (args, out.stderr)
-        assert out.stderr.startswith("c4tui: --size: size ") and out.stderr.count("\n") == 1
+        # the one form, --option VALUE: reason (it was '--size: size 3x6: ...')
+        value = args[args.index("--size") + 1] if "--size" in args else "9x7"
+        shown = repr(value) if "x" not in value or value.endswith("x") else value
+        assert out.stderr.startswith(f"c4tui: --size {shown}: "), out.stderr
+        assert out.stderr.count("\n") == 1
 
 
 def test_bench_on_another_size_runs_the_empty_board_only() -> None:

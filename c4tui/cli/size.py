@@ -56,7 +56,10 @@ def apply_size_argument(args: list[str]) -> list[str]:
         asked = geometry.parse_size(value) if value is not None else None
     except ValueError as exc:  # geometry.BoardSizeError (a bad --size or C4TUI_SIZE)
         where = "--size" if value is not None else "C4TUI_SIZE"
-        fail(f"{where}: {exc}")
+        # the option's form, --size 3x3: why (the class is the failed import's: no isinstance)
+        value_why = (getattr(exc, "value", None), getattr(exc, "why", None))
+        fail(f"{where} {value_why[0]}: {value_why[1]}" if None not in value_why
+             else f"{where}: {exc}")
     if asked is not None and asked != (geometry.WIDTH, geometry.HEIGHT):
         fail(f"--size {value}: this process already runs {geometry.NAME} (the size is set "
               "once, before the engine starts)")
@@ -89,7 +92,7 @@ def check_size(text: str | None, command: str) -> None:
     try:
         size = geometry.parse_size(text)
     except geometry.BoardSizeError as exc:
-        fail(f"{command}: --size: {exc}")
+        fail(f"{command}: --size {exc.value}: {exc.why}")
     if size != (geometry.WIDTH, geometry.HEIGHT):
         fail(f"{command}: --size {text}: this process already runs {geometry.NAME} "
              "(the size is set once, before the engine starts)")
