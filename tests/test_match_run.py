@@ -162,10 +162,10 @@ def test_bad_command_lines_are_one_line(tmp_path):
          "start it: No such file or directory"),
         (["", 'prog "unclosed'], "c4tui: ENGINE_B 'prog \"unclosed': no closing quotation"),
         (["--openings", str(ops)], f"c4tui: match: {ops}:2: move 1 '4x': not a square"),
-        (["--sprt", "5", "0"], "c4tui: match: --sprt 5 0: ELO0 must be below ELO1"),
-        (["--concurrency", "99"], "c4tui: match: --concurrency 99: out of range (1 to 16)"),
+        (["--sprt", "5", "0"], "c4tui: --sprt 5 0: ELO0 must be below ELO1"),
+        (["--concurrency", "99"], "c4tui: --concurrency 99: out of range (1 to 16)"),
         (["--nodes", "1k/2k/3k"], "c4tui: --nodes '1k/2k/3k': expected N, or A/B"),
-        (["--adjudicate", "30"], "c4tui: match: --adjudicate 30: out of range (0 to 20)"),
+        (["--adjudicate", "30"], "c4tui: --adjudicate 30: out of range (0 to 20)"),
         # options the engine does not have, or refuses: they were ignored, the match played
         (["--option", "Hsh=64"], "c4tui: match: engine A ("),
         (["--option-b", "Level=11"], "c4tui: match: engine B ("),
@@ -185,7 +185,7 @@ def test_records_refuse_a_directory_with_games(tmp_path):
     proc = run_match("--records", str(tmp_path), "--openings",
                      str(openings_file(tmp_path, "44")))
     assert proc.returncode == 2
-    assert proc.stderr == (f"c4tui: match: --records {tmp_path}: already holds game files "
+    assert proc.stderr == (f"c4tui: --records {tmp_path}: already holds game files "
                            "(give a new or empty directory)\n")
 
 

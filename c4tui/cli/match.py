@@ -157,7 +157,8 @@ def match(
         config = MatchConfig(specs, opening_list, games, concurrency, adjudicate, test,
                              records)
     except (ValueError, OpeningsError, GameFileError) as exc:
-        fail(f"match: {exc}")
+        text = str(exc)  # an option's own error is in the one form: --option VALUE: reason
+        fail(text if text.startswith("--") else f"match: {text}")
     where = f"from {openings}" if openings is not None else \
         f"drawn {opening_plies}-disc book positions"
     _play(config, "json" if json_out else ("live" if sys.stdout.isatty() else "plain"), where,
