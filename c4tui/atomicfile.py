@@ -29,7 +29,9 @@ def atomic_write(path: Path, data: bytes, *, overwrite: bool) -> None:
     file it replaces; a new one gets 0666 minus the umask, like any file the user creates.
     Overwriting through a symbolic link replaces the file it points to and keeps the link
     (renaming over the link itself would cut it off and leave the old data in its
-    target). Raises ``OSError``; the temporary file never stays behind.
+    target). A path that is not a regular file (a device, a FIFO, a folder) is refused
+    (``OSError`` EINVAL: as root, a rename would replace ``/dev/null`` itself). Raises
+    ``OSError``; the temporary file never stays behind.
     """
     if overwrite and path.is_symlink():
         path = Path(os.path.realpath(path))
@@ -37,7 +39,10 @@ def atomic_write(path: Path, data: bytes, *, overwrite: bool) -> None:
     if path.exists():
         if not overwrite:
             raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(path))
-        mode = stat.S_IMODE(path.stat().st_mode)
+        st = path.stat()
+        if not stat.S_ISREG(st.st_mode):  # a device, a FIFO, a folder: never renamed over
+            raise OSError(errno.EINVAL, "not a regular file", str(path))
+        mode = stat.S_IMODE(st.st_mode)
     tmp, fd = _create_temp(path)
     try:
         with os.fdopen(fd, "wb") as fh:

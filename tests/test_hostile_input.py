@@ -396,3 +396,16 @@ def test_names_up_to_255_bytes_can_be_saved(tmp_path, length):
     save_game(path, Position.from_moves("44"), overwrite=True)
     assert load_game(path).position.digits() == "44"
     assert [p.name for p in tmp_path.iterdir()] == [name]
+
+
+def test_saving_over_a_fifo_refuses_and_keeps_it(tmp_path):
+    # a rename would have replaced the FIFO (or, as root, /dev/null itself) with a file
+    from c4tui.atomicfile import atomic_write
+
+    fifo = tmp_path / "pipe.c4g"
+    os.mkfifo(fifo)
+    with pytest.raises(GameFileError, match=r"pipe\.c4g: cannot write \(not a regular file\)"):
+        save_game(fifo, Position.from_moves("44"), overwrite=True)
+    with pytest.raises(OSError, match="not a regular file"):
+        atomic_write(fifo, b"x", overwrite=True)
+    assert fifo.is_fifo() and [p.name for p in tmp_path.iterdir()] == ["pipe.c4g"]
