@@ -261,3 +261,13 @@ def test_a_match_record_keeps_its_adjudicated_result(tmp_path, capsys):
     assert code == 0
     code, out, _ = _run(["db", "stats", "--db", str(db)], capsys)
     assert "White 0, draws 1, Black 0, unfinished 1" in out, out
+
+
+def test_db_default_names_the_default_database_as_selfplay_and_match_take_it(
+        games_dir, tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.chdir(tmp_path)  # (a file named "default" here would be the old reading)
+    code, _, _ = _run(["db", "import", str(games_dir), "--db", "default"], capsys)
+    assert code == 0 and not (tmp_path / "default").exists()
+    code, out, _ = _run(["db", "stats"], capsys)
+    assert code == 0 and f"{tmp_path}/data/c4tui/games.sqlite" in out and "games        8" in out

@@ -37,8 +37,8 @@ EXACT_SECONDS = 2.0
 DB_OPTION = Annotated[
     Path | None,
     typer.Option("--db", metavar="FILE", show_default=False,
-                 help="The database file (default: games.sqlite in the user data "
-                 "directory, ~/.local/share/c4tui on Linux)."),
+                 help="The database file (default, or 'default': games.sqlite in the user "
+                 "data directory, ~/.local/share/c4tui on Linux)."),
 ]
 MOVES_ARGUMENT = Annotated[
     list[str] | None,
@@ -54,9 +54,16 @@ def _db_options(size: SIZE_OPTION = None) -> None:
     check_size(size, "db")
 
 
+def _chosen(path: Path | None) -> Path | None:
+    """``--db``'s file; None for the default one (left out, or ``default`` as selfplay and
+    match take it)."""
+    return None if path is None or str(path) == "default" else path
+
+
 def _open(path: Path | None, create: bool = False) -> sqlite3.Connection:
     from c4tui.db import DatabaseError, connect
 
+    path = _chosen(path)
     try:
         return connect(path, create=create)
     except DatabaseError as exc:
@@ -243,7 +250,7 @@ def stats_command(db: DB_OPTION = None) -> None:
     """The database's games, results and positions."""
     from c4tui.db import default_path, summary
 
-    path = (db or default_path()).expanduser()
+    path = (_chosen(db) or default_path()).expanduser()
     conn = _open(db)
     s = summary(conn)
     r = s.results
@@ -268,7 +275,7 @@ def game_store(where: str, event: str) -> Callable[..., None]:
     from c4tui.db import GameRecord, add_games
     from c4tui.db.store import RESULT_TOKENS
 
-    conn = _open(None if where == "default" else Path(where), create=True)
+    conn = _open(Path(where), create=True)
     date = datetime.date.today().strftime("%Y.%m.%d")
     played = 0
 
