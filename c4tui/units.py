@@ -196,6 +196,12 @@ def round_count(n: int) -> str:
     return f"{n:,}"
 
 
+def plural(n: int, one: str, many: str | None = None) -> str:
+    """``1 game``, ``2 games``, ``1,234 games``; ``many`` for the irregular
+    (``inaccuracies``)."""
+    return f"{n:,} {one if n == 1 else many or one + 's'}"
+
+
 def human_count(n: float | None) -> str:
     """1234 -> 1.2k, 2_500_000 -> 2.5M; exact below 10,000 (so a step of 5000 shows)."""
     if n is None:

@@ -12,7 +12,7 @@ from c4tui.engine.geometry import HEIGHT, WIDTH, square_bit
 from c4tui.engine.position import PLAYER_NAMES, Position, square_name
 from c4tui.engine.seam import ThreatVerdict
 from c4tui.gamefile.movetext import move_number
-from c4tui.units import human_count, human_time  # noqa: F401  (the panels' numbers)
+from c4tui.units import human_count, human_time, plural  # noqa: F401  (the panels' words)
 
 
 def game_over_text(pos: Position) -> str | None:
@@ -32,11 +32,6 @@ def move_name(pos: Position, ply: int) -> str:
     if not 0 <= ply < len(pos.history) or len(pos.history) != pos.ply:
         return number
     return f"{number} {pos.algebraic().split()[ply]}"
-
-
-def plural(n: int, word: str) -> str:
-    """``1 move``, ``2 moves``."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def pv_text(pos: Position, pv: tuple[int, ...] | list[int]) -> str:

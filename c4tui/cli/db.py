@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from c4tui.units import plural
+
 from .errors import FAILURE, bad_value, fail
 from .size import SIZE_OPTION, check_size
 
@@ -130,7 +132,8 @@ def _import_summary(report: ImportReport, seconds: float, tty: bool,
               "again for the rest: stored games are not stored twice)", file=sys.stderr)
         return
     rate = report.read / seconds if seconds > 0 else 0.0
-    typer.echo(f"{report.files:,} files, {report.read:,} games read: {report.added:,} new, "
+    typer.echo(f"{plural(report.files, 'file')}, {plural(report.read, 'game')} read: "
+               f"{report.added:,} new, "
                f"{report.read - report.added:,} already stored, {report.bad:,} bad "
                f"skipped ({seconds:.1f} s, {rate:,.0f} games/s)")
 
@@ -162,7 +165,8 @@ def search(
                        f"{g.headers.get('Black', '?')}  {g.moves}  ({g.source})")
     if not as_json:
         more = f" ({len(found)} listed: --limit)" if total > len(found) else ""
-        typer.echo(f"{total:,} games through {pos.digits() or 'the empty board'}{more}")
+        typer.echo(f"{plural(total, 'game')} through {pos.digits() or 'the empty board'}"
+                   f"{more}")
 
 
 @db_app.command("explore")
@@ -229,7 +233,7 @@ def _explore_table(pos: Position, stats: PositionStats,
 
     where = pos.digits() or "the empty board"
     t = stats.total
-    typer.echo(f"{t.games:,} games through {where}: White {t.percent(t.white):.0f}% "
+    typer.echo(f"{plural(t.games, 'game')} through {where}: White {t.percent(t.white):.0f}% "
                f"draw {t.percent(t.draws):.0f}% Black {t.percent(t.black):.0f}%")
     if not stats.moves:
         return

@@ -14,7 +14,7 @@ from c4tui.match.adjudicator import DEFAULT_EMPTY, MAX_EMPTY
 from c4tui.match.game import GameRecord
 from c4tui.match.player import DEFAULT_TIMEOUT
 from c4tui.match.runner import MAX_CONCURRENCY, MatchConfig, MatchState
-from c4tui.units import UnitError, parse_count
+from c4tui.units import UnitError, parse_count, plural
 
 from .errors import FAILURE, bad_value, fail
 from .size import SIZE_OPTION, check_size
@@ -210,7 +210,8 @@ def _heading(config: MatchConfig, names: dict[str, str], where: str) -> str:
     """``A: c4tui 0.1.0 (20,000 nodes per move)  vs  B: ...`` and what the match plays."""
     a, b = config.engines
     lines = [f"A: {names['A']} ({a.limits_text()})  vs  B: {names['B']} ({b.limits_text()})",
-             f"{config.games} games, {len(config.openings)} openings {where}, "
+             f"{plural(config.games, 'game')}, {plural(len(config.openings), 'opening')} "
+             f"{where}, "
              f"{config.concurrency} at once, adjudication "
              + (f"at {config.adjudicate} empty squares" if config.adjudicate else "off")
              + (f", records in {config.records}/" if config.records else "")]

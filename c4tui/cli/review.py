@@ -20,6 +20,7 @@ import typer
 
 from c4tui.accuracy import accuracy_text
 from c4tui.review import INACCURACY_MOVES, MARKS
+from c4tui.units import plural
 
 from . import options
 from .errors import FAILURE, check_range, fail
@@ -146,10 +147,6 @@ class _progress_bar:
             self._bar.stop()
 
 
-def _plural(n: int, one: str, many: str) -> str:
-    return f"{n} {one if n == 1 else many}"
-
-
 def _accuracy(result: GameReview, player: int) -> float | None:
     acc = result.accuracy(player)
     return None if acc is None else round(acc, 1)
@@ -179,7 +176,7 @@ def review_text(result: GameReview, headers: dict[str, str]) -> str:
     lines.append("")
     for player in (0, 1):
         acc = accuracy_text(result.accuracy(player), 1)
-        counts = ", ".join(f"{_plural(result.count(player, mark), one, many)} ({mark})"
+        counts = ", ".join(f"{plural(result.count(player, mark), one, many)} ({mark})"
                            for mark, one, many in MARKS)
         lines.append(f"{PLAYER_NAMES[player]}: accuracy {acc}, {counts}")
     lines.append(f"(?! a result kept but {result.inaccuracy}+ moves slower, or a four "
