@@ -256,3 +256,21 @@ async def test_tiny_terminals_survive_the_dialogs(size, a_game):
             await pilot.press("escape")
             await settle(pilot, app)
             assert app.is_running
+
+
+@sync
+async def test_tab_in_a_burst_moves_on_before_the_next_keys():
+    """The headers dialog (``i``), typed fast: ``Ann⇥Bob`` puts Ann in one field and Bob in
+    the next (Textual's tab binding ran after the keys behind it: both went in one)."""
+    from c4tui.app.screens.headers import HeadersScreen
+
+    app = C4App(Position.from_moves("4453"), engine=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("i")
+        await until(pilot, lambda: isinstance(app.screen, HeadersScreen), "the headers")
+        app.screen.query_one("#header-4").focus()  # White
+        await pilot.pause()
+        burst(app, "A", "n", "n", "tab", "B", "o", "b", "shift+tab", "shift+tab", "R")
+        await settle(pilot, app)
+        fields = {i: app.screen.query_one(f"#header-{i}").value for i in (3, 4, 5)}
+        assert fields == {3: "R", 4: "Ann", 5: "Bob"}  # Round, White, Black

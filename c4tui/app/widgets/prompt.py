@@ -17,15 +17,29 @@ class LineInput(Input):
     Textual's Input submits through a binding, checked when the Enter has bubbled up to
     the app: the keys queued behind it (a paste with newlines, without bracketed paste)
     are typed into the box first, so ``44⏎5⏎`` answered ``445``. Here the answer is the
-    first line, ``44``; what follows goes to the closed dialog and is dropped.
+    first line, ``44``; what follows goes to the closed dialog and is dropped. Tab and
+    shift+tab move the focus here too, so ``Ann⇥Bob`` typed fast fills two fields.
     """
 
     async def _on_key(self, event: events.Key) -> None:
         # Textual runs Input._on_key after this one, unless the default is prevented
-        if event.key == "enter":
+        focused = self.screen.focused
+        if focused is not None and focused is not self:
+            # queued here before a tab moved the focus on: the key is the new field's
+            event.stop()
+            event.prevent_default()
+            focused._forward_event(events.Key(event.key, event.character))
+        elif event.key == "enter":
             event.stop()
             event.prevent_default()
             await self.action_submit()
+        elif event.key in ("tab", "shift+tab"):
+            event.stop()
+            event.prevent_default()
+            if event.key == "tab":
+                self.screen.focus_next()
+            else:
+                self.screen.focus_previous()
 
 
 class PromptScreen(OnceModalScreen[str | None]):
