@@ -8,7 +8,7 @@ from c4tui.engine.position import Position
 from pilot_util import sync, until
 
 from c4tui.app import C4App
-from c4tui.app.screens.setup import SetupScreen, read_grid, read_text
+from c4tui.app.screens.setup import SetupScreen, describe, read_grid, read_text
 from c4tui.app.widgets.setup_grid import EMPTY_GRID, Grid, SetupGrid, grid_of
 from c4tui.ugi.fen import FenError
 
@@ -52,6 +52,11 @@ def test_a_floating_disc_is_named():
     g[3] = (None, 0, None, None, None, None)
     with pytest.raises(FenError, match="the disc on d2 floats above the empty square d1"):
         read_grid(tuple(g))
+
+
+def test_the_empty_board_is_a_game_of_no_moves():
+    # it said 'a game: (none)' under 'ok', as if no game reached it
+    assert describe(Position()) == "ok: 0 discs, White to move; a game: no moves"
 
 
 def test_a_four_made_by_the_last_move_is_a_finished_game():

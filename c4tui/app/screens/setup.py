@@ -68,7 +68,7 @@ def describe(pos: Position) -> str:
                                       if pos.winner is not None else " (a draw)")
     else:
         state = f"{PLAYER_NAMES[pos.to_move]} to move"
-    return f"ok: {plural(pos.ply, 'disc')}, {state}; a game: {pos.digits() or '(none)'}"
+    return f"ok: {plural(pos.ply, 'disc')}, {state}; a game: {pos.digits() or 'no moves'}"
 
 
 class SetupScreen(OnceModalScreen[Position | None]):
