@@ -28,14 +28,15 @@ test: typecheck
 test-fast: $(VENV)/.installed
 	$(BIN)/pytest -q -m "not slow" $(PYTEST_ARGS)
 
-# mypy sees the package as installed (engine/ and book/ are c4tui.engine and c4tui.book):
+# mypy sees the package as installed (engine/ and book/ are c4tui.engine and c4tui.book;
+# pyproject.toml points it at the link tree, so plain `mypy` works once this has run):
 # .typecheck/c4tui links each entry of c4tui/ and the two top-level packages (ln -n: a
 # link left by a concurrent run is replaced, never followed into the source tree).
 typecheck: $(VENV)/.installed
 	@rm -rf .typecheck && mkdir -p .typecheck/c4tui
 	@for f in c4tui/*; do ln -sfn "../../$$f" ".typecheck/c4tui/$${f#c4tui/}"; done
 	@ln -sfn ../../engine .typecheck/c4tui/engine && ln -sfn ../../book .typecheck/c4tui/book
-	cd .typecheck && ../$(BIN)/mypy --config-file ../pyproject.toml --cache-dir ../.mypy_cache -p c4tui
+	$(BIN)/mypy
 
 # The long run of the fuzzers and crash tests (docs/reliability.md): at least 10,000 random
 # cases per surface instead of the small deterministic share of `make test` (about 50 min
