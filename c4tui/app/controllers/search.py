@@ -106,44 +106,40 @@ class SearchControl:
             self.host.error(f"search: {exc}")
             return
 
-        def done(text: str | None) -> None:
-            if text is None:
-                return
-            try:
-                n = parse_count(text, "step nodes")
-            except UnitError as exc:
-                self.host.error(str(exc))
-                return
+        def step(n: int) -> None:
             self._engine_says(lambda: self.bridge.step_nodes(n))
 
-        self.host.ask(PromptScreen("Step how many nodes?", "10000"), done)
+        self._ask_number("Step how many nodes?", "10000", parse_count, "step nodes", step)
 
     def node_limit(self) -> None:
-        def done(text: str | None) -> None:
-            if text is None:
-                return
-            try:  # (parse_count checks the range a node limit may have)
-                n = parse_count(text, "node limit")
-            except UnitError as exc:
-                self.host.error(str(exc))
-                return
+        def limit(n: int) -> None:
             self.bridge.set_node_limit(n)
             self.host.say(f"node limit {n:,}")
             self.host.state_changed()
 
-        self.host.ask(PromptScreen("Node limit (e.g. 500k, 2M):",
-                                   str(self.settings.limits.nodes)), done)
+        self._ask_number("Node limit (e.g. 500k, 2M):", str(self.settings.limits.nodes),
+                         parse_count, "node limit", limit)
 
     def hash_size(self) -> None:
-        def done(text: str | None) -> None:
-            if text is None:
-                return
-            try:  # (parse_mb checks the range a hash size may have)
-                mb = parse_mb(text, "hash size")
-            except UnitError as exc:
-                self.host.error(str(exc))
-                return
+        def size(mb: int) -> None:
             self.host.say(self.bridge.set_hash(mb))
             self.host.state_changed()
 
-        self.host.ask(PromptScreen("Hash size in MB:", str(self.settings.hash_mb)), done)
+        self._ask_number("Hash size in MB:", str(self.settings.hash_mb), parse_mb, "hash size",
+                         size)
+
+    def _ask_number(self, question: str, proposed: str, parse: Callable[[str, str], int],
+                    what: str, use: Callable[[int], None]) -> None:
+        """A prompt for a count or a size; ``parse`` checks the range it may have, and a
+        bad answer is one error line."""
+        def done(text: str | None) -> None:
+            if text is None:
+                return
+            try:
+                value = parse(text, what)
+            except UnitError as exc:
+                self.host.error(str(exc))
+                return
+            use(value)
+
+        self.host.ask(PromptScreen(question, proposed), done)
