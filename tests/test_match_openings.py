@@ -62,3 +62,13 @@ def test_book_openings_without_a_book(no_books):
 def test_book_openings_plies_out_of_range():
     with pytest.raises(OpeningsError, match=r"--opening-plies 9: out of range \(1 to 8\)"):
         book_openings(9, seed=0)
+
+
+def test_a_fifo_or_a_device_is_refused_without_waiting(tmp_path):
+    import os
+
+    fifo = tmp_path / "openings"
+    os.mkfifo(fifo)  # open() would wait for a writer forever
+    for path in (fifo, "/dev/zero"):
+        with pytest.raises(OpeningsError, match=f"^{path}: not a regular file$"):
+            read_openings(path)

@@ -10,12 +10,13 @@ ahead), one of each mirror pair, in an order shuffled by a seed.
 
 from __future__ import annotations
 
+import io
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from c4tui.bounded import LineTooLong, bounded_lines
+from c4tui.bounded import FileRefused, LineTooLong, bounded_lines, read_file
 from c4tui.engine.position import Position
 
 #: The book's openings have at most this many discs (our book holds 0-9 disc positions;
@@ -23,6 +24,8 @@ from c4tui.engine.position import Position
 MAX_BOOK_PLIES = 8
 #: More openings than this in a file is refused (a match never plays that many pairs).
 MAX_OPENINGS = 1_000_000
+#: The largest file of openings read (a million lines of moves, with room for comments).
+MAX_OPENINGS_BYTES = 64 << 20
 
 
 class OpeningsError(ValueError):
@@ -49,11 +52,14 @@ class Opening:
 
 def read_openings(path: Path) -> list[Opening]:
     """The openings of a file, in its order; :class:`OpeningsError` names ``FILE:LINE``."""
-    try:
-        with open(path, encoding="utf-8", errors="replace") as stream:
-            return _parse(str(path), bounded_lines(stream))
+    try:  # a regular file only (a FIFO would block open(), a device never end)
+        data = read_file(path, MAX_OPENINGS_BYTES, "file of openings")
+    except FileRefused as exc:
+        raise OpeningsError(f"{path}: {exc}") from None
     except OSError as exc:
         raise OpeningsError(f"{path}: cannot read it ({exc.strerror or exc})") from None
+    text = data.decode("utf-8", errors="replace")
+    return _parse(str(path), bounded_lines(io.StringIO(text)))
 
 
 def _parse(name: str, lines: Iterable[str | LineTooLong]) -> list[Opening]:
