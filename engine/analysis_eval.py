@@ -26,8 +26,8 @@ import numpy as np
 from numba import njit
 
 # Bitboard primitives are defined once, in .bitboard (re-exported here for the kernel).
-from .bitboard import popcount, winning_squares  # noqa: F401
-from .geometry import COLUMN_MASKS, HEIGHT, SIZE, U_BOARD, U_BOTTOM, WIDTH
+from .bitboard import COLUMN_MASKS, U_BOARD, U_BOTTOM, popcount, winning_squares  # noqa: F401
+from .geometry import HEIGHT, SIZE, WIDTH
 from .mem import load_i64, load_u64, store_i64, store_u64
 
 WIN = 1000  #: real wins: WIN - (disc count when the four is made)

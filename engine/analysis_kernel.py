@@ -47,9 +47,9 @@ from .analysis_tt import (
     store_always,
     store_deeper,
 )
-from .bitboard import possible
+from .bitboard import COLUMN_MASKS, possible
 from .book_probe import BOOK_MISS, book_probe
-from .geometry import COLUMN_MASKS, HEIGHT, SIZE, SQUARE_VALUES, WIDTH, win_ply
+from .geometry import HEIGHT, SIZE, SQUARE_VALUES, WIDTH, win_ply
 from .mem import load_i64, sleep_us, store_i64
 
 # ---- control array (int64), shared with the Python controller

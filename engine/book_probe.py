@@ -22,6 +22,7 @@ import numpy as np
 from numba import njit
 
 from .bitboard import mirror_word
+from .geometry import TWO_WORDS
 from .mem import load_i8, load_u64
 
 #: Returned when the position is not in the book (never a score: scores lie in -18..18).
@@ -29,7 +30,7 @@ BOOK_MISS = -128
 
 
 @njit(nogil=True, cache=True)
-def book_probe(keys_addr, scores_addr, n, plies, current, mask, ply):
+def _book_probe(keys_addr, scores_addr, n, plies, current, mask, ply):
     """Exact score of the position (``current``, ``mask``, ``ply``) or :data:`BOOK_MISS`.
 
     Arguments: ``keys_addr``/``scores_addr`` the data addresses of the book's sorted
@@ -57,3 +58,13 @@ def book_probe(keys_addr, scores_addr, n, plies, current, mask, ply):
         else:
             return np.int64(load_i8(scores_addr, mid))
     return BOOK_MISS
+
+
+@njit(nogil=True, cache=True)
+def _no_book(keys_addr, scores_addr, n, plies, current, mask, ply):
+    """The boards past 64 bits have no book (a book's keys are ``uint64``): always a miss."""
+    return BOOK_MISS
+
+
+#: The probe the kernels compile (see ``_book_probe``).
+book_probe = _no_book if TWO_WORDS else _book_probe

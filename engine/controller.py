@@ -723,11 +723,10 @@ def run_search(pos: Position, limits: Limits, options: SearchOptions | None = No
 
 def _warmup() -> None:
     """Load (or compile) every analysis kernel: called by ``c4tui.engine.warmup``."""
-    import numpy as _np
-
     from .analysis_eval import threat_fill
+    from .bitboard import word
 
-    threat_fill(_np.uint64(0), _np.uint64(0))
+    threat_fill(word(0), word(0))
     ctl = SearchController()
     # an opening (evaluation, quiescence, tables) and an endgame (recognizer, exact mode)
     if IS_DEFAULT:

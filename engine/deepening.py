@@ -20,7 +20,7 @@ from .analysis_eval import EG_WORDS, INF, WIN
 from .analysis_tt import MOVE_BITS, MOVE_SHIFT, ZOBRIST, new_buckets, new_table, table_entries
 from .bitboard import possible, winning_squares
 from .booklink import BookLike, book_args
-from .geometry import CENTER_ORDER, COLUMN_MASKS, H1
+from .geometry import CENTER_ORDER, H1, column_bits
 from .mem import address
 from .position import Position, winning_move
 from .seam import IterationReport, PathEntry, PvLine, Score, SearchOptions, SearchState, Source
@@ -260,8 +260,8 @@ def root_moves(pos: Position) -> tuple[tuple[int, ...], tuple[int, ...]]:
         moves = 0
     else:
         moves = forced or play & ~(othr >> 1)
-    legal = [c for c in CENTER_ORDER if play & int(COLUMN_MASKS[c])]
-    searched = tuple(c for c in legal if moves & int(COLUMN_MASKS[c]))
+    legal = [c for c in CENTER_ORDER if play & column_bits(c)]
+    searched = tuple(c for c in legal if moves & column_bits(c))
     return searched, tuple(c for c in legal if c not in searched)
 
 

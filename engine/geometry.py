@@ -4,8 +4,10 @@ The board size is a process-wide setting: ``C4TUI_SIZE`` (``"WxH"``, default ``7
 read once, when the engine package is imported (:mod:`c4tui.engine` sets up numba's cache
 for it, see :func:`configure_numba_cache`). Every numba kernel freezes these constants at
 compile time, so a process uses one size; the CLI's ``--size`` sets the variable before it
-imports the engine. Supported: ``W, H >= 4`` and ``(H + 1) * W <= 64`` (the bitboard and
-the solver's table key must fit a 64-bit word).
+imports the engine. Supported: ``W, H >= 4``, ``W <= 25`` (a column is a letter) and
+``(H + 1) * W <= 128``. A board of up to 64 bits (7x6: 49) keeps its words in one ``uint64``;
+a larger one (8x8: 72, 10x10: 110) in a 128-bit word (:mod:`.word128`, ``TWO_WORDS``),
+which only the processes of those sizes compile.
 
 Bitboard layout (Pascal Pons's): column ``c`` (0 .. W-1, left to right) occupies bits
 ``c*(H+1) .. c*(H+1)+H-1``, bottom row first; bit ``c*(H+1)+H`` is a sentinel row that is
@@ -30,7 +32,9 @@ SIZE_ENV = "C4TUI_SIZE"
 DEFAULT_WIDTH = 7
 DEFAULT_HEIGHT = 6
 MIN_SIDE = 4
-MAX_BITS = 64
+MAX_BITS = 128
+#: Columns are named by letters a-y.
+MAX_WIDTH = 25
 
 
 class BoardSizeError(ValueError):
@@ -50,6 +54,8 @@ def parse_size(text: str) -> tuple[int, int]:
     w, h = int(m.group(1)), int(m.group(2))
     if w < MIN_SIDE or h < MIN_SIDE:
         raise BoardSizeError(f"{w}x{h}", f"width and height must be at least {MIN_SIDE}")
+    if w > MAX_WIDTH:
+        raise BoardSizeError(f"{w}x{h}", f"too wide, at most {MAX_WIDTH} columns (a-y)")
     if (h + 1) * w > MAX_BITS:
         raise BoardSizeError(f"{w}x{h}", f"too large, (height + 1) x width must be at most "
                              f"{MAX_BITS} (one bit per square and a sentinel row)")
@@ -72,6 +78,10 @@ def size_name(width: int, height: int) -> str:
 WIDTH, HEIGHT = size_from_env()
 H1 = HEIGHT + 1  # bits per column, including the sentinel
 SIZE = WIDTH * HEIGHT  # squares (42 on 7x6)
+#: Bits of a bitboard word: a column's squares and its sentinel, for every column (49 on 7x6).
+KEY_BITS = WIDTH * H1
+#: Whether the board needs the 128-bit word (more than 64 bits).
+TWO_WORDS = KEY_BITS > 64
 IS_DEFAULT = (WIDTH, HEIGHT) == (DEFAULT_WIDTH, DEFAULT_HEIGHT)
 #: The size's name, ``"7x6"``.
 NAME = size_name(WIDTH, HEIGHT)
@@ -83,7 +93,7 @@ MAX_SCORE = HALF - 3  # 18 on 7x6: the earliest possible win (the first player's
 #: earliest win, which is the same score on even areas only.)
 MIN_SCORE = -MAX_SCORE
 
-COLUMN_NAMES = "abcdefghijklmnop"[:WIDTH]
+COLUMN_NAMES = "abcdefghijklmnopqrstuvwxy"[:WIDTH]
 #: Allis's zugzwang rules (claimeven, the odd threat) pair each odd-row square with the
 #: even-row square above it: sound only when every column has an even height.
 ZUGZWANG_RULES = HEIGHT % 2 == 0
@@ -183,7 +193,8 @@ def mirror_word(x):
     """Mirror image (column c <-> column W-1-c) of a ``uint64`` bitboard word or array.
 
     Plain numpy operations, so that Python uses it on scalars and arrays without numba,
-    and :mod:`c4tui.engine.bitboard` compiles this same function for the kernels.
+    and :mod:`c4tui.engine.bitboard` compiles this same function for the kernels of the
+    one-word sizes (the two-word sizes have their own, with 128-bit constants).
     """
     r = x & np.uint64(0)
     for c in range(WIDTH):
@@ -192,12 +203,13 @@ def mirror_word(x):
     return r
 
 
-# numba-friendly copies
-U_BOTTOM = np.uint64(BOTTOM)
-U_BOARD = np.uint64(BOARD)
-U_ODD_ROWS = np.uint64(ODD_ROWS)
-U_EVEN_ROWS = np.uint64(EVEN_ROWS)
-COLUMN_MASKS = np.array([column_bits(c) for c in range(WIDTH)], dtype=np.uint64)
+def mirror_int(x: int) -> int:
+    """Mirror image of a bitboard as a Python ``int`` (any size)."""
+    r = 0
+    full = (1 << H1) - 1
+    for c in range(WIDTH):
+        r |= ((x >> (c * H1)) & full) << ((WIDTH - 1 - c) * H1)
+    return r
 
 
 def _square_values() -> list[list[int]]:

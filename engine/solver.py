@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import solver_kernel as K
+from .bitboard import word
 from .booklink import BookLike, book_args
 from .geometry import IS_DEFAULT, SIZE, WIDTH, column_bits
 from .mem import address
@@ -31,7 +32,7 @@ from .solver_kernel import (
     SCRATCH_SIZE,
     solve_root,
 )
-from .tt import DEFAULT_SOLVER_MB, TranspositionTable
+from .tt import DEFAULT_SOLVER_MB, ENTRY_WORDS, TranspositionTable
 
 #: No floor: below any score (``solve_root`` clamps to the static bound).
 _NO_LO = -64
@@ -189,7 +190,7 @@ class Solver:
     def hashfull(self) -> int:
         """How full the table is, in permille (UCI's ``hashfull``: 0-1000), estimated from
         its first 65,536 words (keys are hashed, so a fair sample, as chess engines do)."""
-        sample = self.table.words[: 1 << 16]
+        sample = self.table.words[: 1 << 16 : ENTRY_WORDS]  # an entry's first word
         return int(1000 * np.count_nonzero(sample) / len(sample))
 
     def progress(self) -> SolveProgress:
@@ -217,8 +218,8 @@ class Solver:
     def _run(self, k: int, current: int, mask: int, ply: int, lo: int = _NO_LO,
              need_move: bool = True) -> tuple[int, int]:
         return solve_root(
-            np.uint64(current),
-            np.uint64(mask),
+            word(current),
+            word(mask),
             ply,
             lo,
             need_move,

@@ -44,10 +44,14 @@ import numpy as np
 from numba import njit
 
 from .bitboard import (
+    COLUMN_MASKS,
     U0,
     U1,
+    U_EVEN_ROWS,
+    U_ODD_ROWS,
     UBOARD,
     column_of,
+    fold64,
     has_four,
     mirror_word,
     popcount,
@@ -57,11 +61,9 @@ from .bitboard import (
 from .book_probe import BOOK_MISS, book_probe
 from .geometry import (
     CENTER_ORDER,
-    COLUMN_MASKS,
     HEIGHT,
     SIZE,
-    U_EVEN_ROWS,
-    U_ODD_ROWS,
+    TWO_WORDS,
     WIDTH,
     ZUGZWANG_RULES,
     win_score,
@@ -71,16 +73,12 @@ from .mem import load_i64, load_i64p, load_u64, store_i64, store_i64p, store_u64
 # The table's functions and constants (the near tier's) are compiled into these kernels:
 # numba's cache notices a change of this file only, so a change of tt.py must come with one
 # here (a changed comment is enough) or an old cache keeps the old table layout.
-from .tt import (
-    entry_lower,
-    entry_move,
-    entry_upper,
-    near_plies,
-    tt_prefetch,
-    tt_probe,
-    tt_store,
-    tt_tier,
-)
+from .tt import EMPTY, entry_lower, entry_move, entry_upper, near_plies, tt_tier
+
+if TWO_WORDS:
+    from .tt_wide import tt_prefetch, tt_probe, tt_store
+else:
+    from .tt import tt_prefetch, tt_probe, tt_store
 
 CTX_NODES = 0
 CTX_ABORT = 1
@@ -375,11 +373,12 @@ def _pairing(w, s0, s1, s2, s3):
 
 
 _BUSY_MIX = np.uint64(0x9E3779B97F4A7C15)
+_Z64 = np.uint64(0)
 
 
 @njit(inline="always", nogil=True, cache=True)
 def _busy_slot(key):
-    """Index of ``key``'s word in the busy table."""
+    """Index of the busy table's word for a key folded to 64 bits (``fold64``)."""
     return np.int64((key * _BUSY_MIX) >> np.uint64(64 - BUSY_BITS))
 
 
@@ -520,7 +519,7 @@ def _children_entries(opp, mask, moves, nonlosing, alpha, beta, t1, b1):
         if mv != U0:
             ck, _ = _table_key(opp, mask | mv, moves + 1)
             ce = tt_probe(t1, b1, ck)
-            if ce == U0:
+            if ce == EMPTY:
                 ub = NO_BOUND
             else:
                 cub = -entry_lower(ce)  # the most this move can be worth
@@ -529,7 +528,7 @@ def _children_entries(opp, mask, moves, nonlosing, alpha, beta, t1, b1):
                     # This move's entry already proves it fails low: not searched.
                     skipped |= mv
                     skip_value = max(skip_value, cub)
-            if ce != U0 and -entry_upper(ce) >= beta:
+            if ce != EMPTY and -entry_upper(ce) >= beta:
                 return _ORDER[i], -entry_upper(ce), ub, skipped, skip_value
     return -1, 0, ub, skipped, skip_value
 
@@ -581,10 +580,11 @@ def _next_rank(scratch, base, second_pass):
 def _claim(busy, child_key):
     """ABDADA: mark the child ``child_key`` as searched by this thread; its slot in the
     busy table, or -1 if another thread is searching it (the move is then deferred)."""
-    slot = _busy_slot(child_key)
-    if load_u64(busy, slot) == child_key:
+    fk = fold64(child_key)
+    slot = _busy_slot(fk)
+    if load_u64(busy, slot) == fk:
         return np.int64(-1)
-    store_u64(busy, slot, child_key)
+    store_u64(busy, slot, fk)
     return slot
 
 
@@ -627,7 +627,7 @@ def negamax(cur, mask, moves, alpha, beta, ctx):
     hmove = -1
     _count(ctx, CTX_PROBES)
     e = tt_probe(t0, b0, key)
-    if e != U0:
+    if e != EMPTY:
         _count(ctx, CTX_HITS)
         alpha, beta = _entry_window(e, alpha, beta)
         if alpha >= beta:
@@ -706,7 +706,7 @@ def negamax(cur, mask, moves, alpha, beta, ctx):
             # a large subtree: the entry is out of the caches by then anyway, and after
             # a small one the other thread has rarely had the time.)
             e = tt_probe(t0, b0, key)
-            if e != U0:
+            if e != EMPTY:
                 if entry_lower(e) >= beta:
                     return entry_lower(e)
                 if alpha == alpha0 and entry_upper(e) <= alpha:
@@ -723,8 +723,8 @@ def negamax(cur, mask, moves, alpha, beta, ctx):
                 deferred = True
                 continue
         score = -negamax(opp, mask | mv, moves + 1, -beta, -alpha, ctx)
-        if slot >= 0 and load_u64(busy, slot) == ck:  # (unless another key took the slot)
-            store_u64(busy, slot, U0)
+        if slot >= 0 and load_u64(busy, slot) == fold64(ck):  # (unless another key took it)
+            store_u64(busy, slot, _Z64)
         if load_i64(ctx, CTX_ABORT) != 0:
             return 0  # results of an aborted search are never stored
         if score >= beta:
@@ -827,7 +827,7 @@ def solve_root(cur, mask, moves, lo0, need_move, tt, bits, scratch, ctx, bk, bs,
             if best < 0:
                 tr, br = tt_tier(tt, bits, moves, near_plies(moves))
                 e = tt_probe(tr, br, key)
-                if e != U0 and entry_lower(e) > med:
+                if e != EMPTY and entry_lower(e) > med:
                     best = entry_move(e)
                     if best >= 0 and mirrored:
                         best = WIDTH - 1 - best

@@ -38,15 +38,17 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .geometry import H1, SIZE, WIDTH
+from .geometry import KEY_BITS, SIZE, TWO_WORDS, WIDTH
 from .mem import address, load_u64, prefetch, store_u64
 
-KEY_BITS = WIDTH * H1  # 49 on 7x6
 MOVE_BITS = WIDTH.bit_length()  # best move + 1: 3 bits up to 7 columns
 CHECK_SHIFT = 12 + MOVE_BITS + 5  # 20 on 7x6
-_MIX = np.uint64(0x9E3779B97F4A7C15 & ((1 << KEY_BITS) - 1) | 1)
-_KEY_MASK = np.uint64((1 << KEY_BITS) - 1)
+_M64 = (1 << 64) - 1  # (the two-word sizes' keys have their own constants, tt_wide.py)
+_MIX = np.uint64(0x9E3779B97F4A7C15 & ((1 << KEY_BITS) - 1) & _M64 | 1)
+_KEY_MASK = np.uint64(((1 << KEY_BITS) - 1) & _M64)
 U0 = np.uint64(0)
+#: An empty entry (what a probe returns for a miss).
+EMPTY = U0
 _B6 = np.uint64(0x3F)
 _S6 = np.uint64(6)
 _S12 = np.uint64(12)
@@ -55,15 +57,19 @@ _S20 = np.uint64(CHECK_SHIFT)
 _B3 = np.uint64((1 << MOVE_BITS) - 1)
 _B5 = np.uint64(31)
 OFFSET = 32
-#: The smallest table: the check (KEY_BITS + 1 - bits bits) must fit above CHECK_SHIFT.
-MIN_BITS = max(10, KEY_BITS + 1 - 64 + CHECK_SHIFT)
+#: ``uint64`` words of an entry: 1, or 2 on the boards past 64 bits, whose keys need a
+#: longer check (:mod:`.tt_wide`).
+ENTRY_WORDS = 2 if TWO_WORDS else 1
+#: The smallest table: the check (KEY_BITS + 1 - bits bits) must fit above CHECK_SHIFT
+#: (and in the second word of a two-word entry).
+MIN_BITS = max(10, KEY_BITS + 1 - 64 * ENTRY_WORDS + CHECK_SHIFT)
 MAX_BITS = 32
 #: The solver's table when none is asked for (MB).
 DEFAULT_SOLVER_MB = 64
 #: The near tier's size: 2**NEAR_BITS words, 1 MiB (2 MiB and more fell out of this
 #: machine's caches and were slower). 0: no near tier, on the large boards whose keys
 #: need a larger minimum table than that (MIN_BITS), which would not stay in the caches.
-NEAR_BITS = 17 if MIN_BITS <= 17 else 0
+NEAR_BITS = 17 if MIN_BITS <= 17 and not TWO_WORDS else 0
 #: Positions with at least this many discs use the near tier (24 on 7x6) in a search from
 #: a root with fewer than MIDGAME_ROOT discs: with 22 the empty board's tree grew more
 #: than its speed; with 28 the middle game gained less.
@@ -208,13 +214,15 @@ def tt_store(tt, bits, key, lower, upper, move, work):
 
 
 def bits_for_mb(mb: int) -> int:
-    """Largest table of ``2**bits`` 8-byte entries that fits in ``mb`` MiB."""
+    """Largest table of ``2**bits`` entries (8 bytes, 16 past 64 bits) that fits in ``mb``
+    MiB (never less than ``MIN_BITS``)."""
     if mb < 1:
         raise ValueError(f"hash size {mb} MB: must be at least 1 MB")
-    entries = mb * (1 << 20) // 8
-    bits = max(MIN_BITS, entries.bit_length() - 1)  # buckets of two words: bits >= 2
+    entries = mb * (1 << 20) // (8 * ENTRY_WORDS)
+    bits = max(MIN_BITS, entries.bit_length() - 1)  # buckets of two entries: bits >= 2
     if bits > MAX_BITS:
-        raise ValueError(f"hash size {mb} MB: at most {(1 << MAX_BITS) * 8 >> 20} MB")
+        raise ValueError(f"hash size {mb} MB: at most "
+                         f"{(1 << MAX_BITS) * 8 * ENTRY_WORDS >> 20} MB")
     return bits
 
 
@@ -225,7 +233,7 @@ class TranspositionTable:
     def __init__(self, hash_mb: int = DEFAULT_SOLVER_MB) -> None:
         self.bits = bits_for_mb(hash_mb)
         near = 1 << NEAR_BITS if 0 < NEAR_BITS < self.bits else 0
-        self.words = np.zeros((1 << self.bits) + near, dtype=np.uint64)
+        self.words = np.zeros(((1 << self.bits) + near) * ENTRY_WORDS, dtype=np.uint64)
         # Touch every page now (8-16 ms for 64 MB): the kernel hands out zeroed pages on
         # first use, and the first searches on a new table spent up to 0.1 s in those page
         # faults, scattered over their random probes (the exact row's first positions).

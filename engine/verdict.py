@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 from .analysis_eval import threat_fill
+from .bitboard import word
 from .position import Position
 from .seam import ThreatVerdict
 
@@ -14,5 +13,5 @@ def threat_verdict(pos: Position) -> ThreatVerdict:
 
     Call it off the UI thread the first time: it loads (or compiles) the kernel.
     """
-    outcome, plies = threat_fill(np.uint64(pos.current), np.uint64(pos.mask))
+    outcome, plies = threat_fill(word(pos.current), word(pos.mask))
     return ThreatVerdict(int(outcome), int(plies))
