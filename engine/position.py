@@ -6,7 +6,8 @@ A :class:`Position` is a small pure-Python object (the numba kernels take its tw
 Notations:
 
 * digit strings, the perfect solvers' convention: ``"4453"`` (columns 1-7 on 7x6, first
-  move first; boards of 10 to 12 columns write columns 10-12 as ``A``-``C``);
+  move first; a board of 10 or more columns writes columns 10-25 as ``A``-``P``, one
+  character per move, as digits of base 36 do);
 * algebraic squares, MILTON's: ``"d1 d2 e1 c1"`` (column a-g on 7x6, then the row 1-6 the
   disc lands on);
 * 0-based digit strings, BitBully's and Steininger's c4's, behind the prefix ``0:``:
@@ -106,14 +107,15 @@ def square_name(col: int, row: int) -> str:
     return f"{COLUMN_NAMES[col]}{row + 1}"
 
 
-#: The characters of the digit notation, one per column: 1-9, then A-C (10-12 columns).
-MOVE_CHARS = "123456789ABC"[:WIDTH]
+#: The characters of the digit notation, one per column: 1-9, then A-P (columns 10-25:
+#: geometry.MAX_WIDTH; a column of two digits would make "110" ambiguous).
+MOVE_CHARS = "123456789ABCDEFGHIJKLMNOP"[:WIDTH]
 #: How the notations' columns and squares read in messages: "1-7", "a1-g6" on 7x6.
 COLUMN_RANGE = f"1-{MOVE_CHARS[-1]}"
 SQUARE_RANGE = f"a1-{COLUMN_NAMES[-1]}{HEIGHT}"
-#: The 0-based notation: its prefix and its characters, one per column (0-9, then A-B).
+#: The 0-based notation: its prefix and its characters, one per column (0-9, then A-O).
 ZERO_BASED_PREFIX = "0:"
-ZERO_BASED_CHARS = "0123456789AB"[:WIDTH]
+ZERO_BASED_CHARS = "0123456789ABCDEFGHIJKLMNO"[:WIDTH]
 #: connect4.gamesolver.org's link to a position: its 1-based digits follow.
 GAMESOLVER_LINK = "https://connect4.gamesolver.org/?pos="
 #: How much of a link an error quotes (its ``pos=`` is at the end).
