@@ -13,7 +13,7 @@ of a position without decoding it.
 from __future__ import annotations
 
 import numpy as np
-from c4tui.engine.geometry import H1, HEIGHT, WIDTH, mirror_word
+from c4tui.engine.geometry import H1, HEIGHT, WIDTH, mirror_int, mirror_word
 from c4tui.engine.position import Position, has_four
 
 _COL = (1 << H1) - 1
@@ -21,8 +21,9 @@ _COL = (1 << H1) - 1
 
 def mirror_key(key: int) -> int:
     """Key of the mirror image (columns reversed) of the position with key ``key``
-    (``current + mask`` keeps every column's sum inside its own H1 bits)."""
-    return int(mirror_word(np.uint64(key)))
+    (``current + mask`` keeps every column's sum inside its own H1 bits). On Python ints:
+    any size, a key of more than 64 bits too (8x8's 72)."""
+    return mirror_int(key)
 
 
 def canonical_key(key: int) -> int:
@@ -99,5 +100,6 @@ def key_to_position(key: int) -> Position:
 
 
 def mirror_keys(keys: np.ndarray) -> np.ndarray:
-    """:func:`mirror_key` of every key of a ``uint64`` array."""
+    """:func:`mirror_key` of every key of a ``uint64`` array (boards of at most 64 bits:
+    the books' and the one-word sizes')."""
     return mirror_word(np.asarray(keys, dtype=np.uint64))

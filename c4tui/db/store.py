@@ -72,9 +72,13 @@ def default_path() -> Path:
     return Path(platformdirs.user_data_dir("c4tui")) / "games.sqlite"
 
 
-def sql_key(key: int) -> int:
-    """A key as SQLite stores it (a signed 64-bit integer: keys of boards with 64 bits
-    wrap around)."""
+def sql_key(key: int) -> int | bytes:
+    """A key as SQLite stores it: a signed 64-bit integer (keys of boards with 64 bits
+    wrap around); on a board of more than 64 bits (8x8: 72) 16 bytes, big-endian, which
+    SQLite keeps as they are in the same ``INTEGER`` column (a BLOB: its type is the
+    value's, and the two sizes never share a database)."""
+    if geometry.TWO_WORDS:
+        return key.to_bytes(16, "big")
     return key - (1 << 64) if key >= 1 << 63 else key
 
 

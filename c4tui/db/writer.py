@@ -9,16 +9,16 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from c4tui.book.keys import mirror_keys
-from c4tui.engine.geometry import WIDTH, bottom_bit
+from c4tui.engine.geometry import TWO_WORDS, WIDTH, bottom_bit, mirror_int
 from c4tui.engine.position import MOVE_CHARS
 
 from .record import GameRecord
-from .store import BLACK_WON, DRAW, ENDED, WHITE_WON
+from .store import BLACK_WON, DRAW, ENDED, WHITE_WON, sql_key
 
 #: Games per transaction: large enough that a commit's cost is spread, small enough that a
 #: killed import loses little and memory stays flat.
@@ -66,24 +66,43 @@ def _insert(conn: sqlite3.Connection, first: int,
     for i, (_, rec) in enumerate(games):
         n = _walk(rec.cols, keys, moves)
         owners += [i] * n
-    raw = np.array(keys, dtype=np.uint64)
-    mirrored = mirror_keys(raw)
-    flip = mirrored < raw  # the canonical key is the mirror image's: so is the move
-    canon = np.minimum(raw, mirrored).view(np.int64)  # SQLite's signed integers
+    canon, flip, stored = _canonical(keys)
     move = np.array(moves, dtype=np.int64)
     move = np.where(flip & (move >= 0), WIDTH - 1 - move, move)
     ids = np.array(owners, dtype=np.int64) + first
     order = np.lexsort((ids, canon))  # in key order: the index pages are touched in turn
     conn.executemany("INSERT OR IGNORE INTO positions(key, game) VALUES (?, ?)",
-                     zip(canon[order].tolist(), ids[order].tolist(), strict=True))
+                     zip(stored(canon[order]), ids[order].tolist(), strict=True))
     result = np.array([r.result for _, r in games], dtype=np.int8)[ids - first]
-    _add_counts(conn, canon, move, result)
+    _add_counts(conn, canon, move, result, stored)
+
+
+def _canonical(keys: list[int]) -> tuple[np.ndarray, np.ndarray, Callable[[np.ndarray], list]]:
+    """The canonical keys of ``keys`` as ``int64`` in the keys' order, whether each is its
+    mirror image's (so is its move), and how to turn them into SQLite's values.
+
+    Up to 64 bits the ``int64`` is the key itself (SQLite's signed integers); on a larger
+    board (a key does not fit numpy's integers) its rank among the batch's keys, turned
+    back into :func:`~.store.sql_key`'s bytes when stored."""
+    if not TWO_WORDS:
+        raw = np.array(keys, dtype=np.uint64)
+        mirrored = mirror_keys(raw)
+        canon = np.minimum(raw, mirrored).view(np.int64)
+        return canon, mirrored < raw, lambda a: a.tolist()
+    mirrored_ints = [mirror_int(k) for k in keys]
+    canon_ints = [min(k, m) for k, m in zip(keys, mirrored_ints, strict=True)]
+    distinct = sorted(set(canon_ints))
+    rank = {k: i for i, k in enumerate(distinct)}
+    values = [sql_key(k) for k in distinct]
+    flip = np.array([m < k for k, m in zip(keys, mirrored_ints, strict=True)], dtype=bool)
+    canon = np.array([rank[k] for k in canon_ints], dtype=np.int64)
+    return canon, flip, lambda a: [values[i] for i in a.tolist()]
 
 
 def _add_counts(conn: sqlite3.Connection, canon: np.ndarray, move: np.ndarray,
-                result: np.ndarray) -> None:
+                result: np.ndarray, stored: Callable[[np.ndarray], list]) -> None:
     """Add each (key, move)'s games and results to the ``moves`` table (summed in numpy:
-    a batch of games is a million rows)."""
+    a batch of games is a million rows); ``stored`` turns ``canon`` into SQLite's keys."""
     order = np.lexsort((move, canon))
     canon, move, result = canon[order], move[order], result[order]
     new = np.ones(len(canon), dtype=bool)
@@ -97,7 +116,7 @@ def _add_counts(conn: sqlite3.Connection, canon: np.ndarray, move: np.ndarray,
         "ON CONFLICT(key, move) DO UPDATE SET games = games + excluded.games, "
         "white = white + excluded.white, draws = draws + excluded.draws, "
         "black = black + excluded.black",
-        zip(canon[starts].tolist(), move[starts].tolist(), games.tolist(),
+        zip(stored(canon[starts]), move[starts].tolist(), games.tolist(),
             *(c.tolist() for c in sums), strict=True))
 
 
