@@ -148,6 +148,10 @@ def load_default(reload: bool = False, progress: db12.Progress | None = None) ->
         if path is None:
             _status = "books disabled (C4TUI_BOOK=none)"
             return None
+        if geometry.TWO_WORDS:  # a book's keys are 64-bit words
+            _status = (f"no books on {geometry.NAME} (a book's keys are 64 bits, a "
+                       f"position of this board takes {geometry.KEY_BITS})")
+            return None
         if not geometry.IS_DEFAULT:  # the books hold 7x6 positions only
             _status = f"no books on {geometry.NAME} (the opening books are 7x6 only)"
             return None

@@ -11,7 +11,7 @@ import typer
 from rich.console import Console
 
 from . import book_check, options
-from .book_paths import book_path, default_out, sized
+from .book_paths import book_path, default_out, no_books_past_64_bits, sized
 from .books import prepare_books
 from .errors import FAILURE, bad_value, check_range, fail
 from .size import SIZE_OPTION, check_size
@@ -97,6 +97,7 @@ def build(
     from c4tui.engine.geometry import SIZE
     from c4tui.engine.position import IllegalMoveError
 
+    no_books_past_64_bits("book build")
     out = sized(out, "build --out") or default_out()
     if not math.isfinite(every) or every < 0:  # nan compares false: it meant no checkpoint
         bad_value("--checkpoint-every", f"{every:g}", "not a number of seconds (0 or more)")
@@ -167,7 +168,7 @@ def info(
     if path is None:
         _books_in_use()
         return
-
+    no_books_past_64_bits("book info")
     p = book_path(path)
     ck_default = p.with_suffix(".c4ck")
     if path is None and not p.exists() and ck_default.exists():
@@ -260,6 +261,7 @@ def derive(
     from c4tui.book import BookError, load, save
     from c4tui.book.derive import derive as derive_book
 
+    no_books_past_64_bits("book derive")
     try:
         book = load(path)
         t0 = time.perf_counter()
@@ -288,6 +290,7 @@ def lookup(
     from c4tui.engine.position import IllegalMoveError, Position
     from c4tui.engine.scores import result_words
 
+    no_books_past_64_bits("book lookup")
     try:
         pos = Position.parse(moves)
     except IllegalMoveError as exc:

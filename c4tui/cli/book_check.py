@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
 from . import options
-from .book_paths import book_path
+from .book_paths import book_path, no_books_past_64_bits
 from .errors import FAILURE, bad_value, fail
 
 _out = Console(soft_wrap=True, highlight=False)
@@ -79,6 +79,7 @@ def verify(
     from c4tui.book import key_to_position
     from c4tui.engine.solver import Solver
 
+    no_books_past_64_bits("book verify")
     if sample < 1:
         bad_value("--sample", sample, "must be at least 1")
     keys, scores, _, what = _entries(path)

@@ -8,6 +8,18 @@ from pathlib import Path
 from .errors import fail
 
 
+def no_books_past_64_bits(what: str) -> None:
+    """On a board of more than 64 bits (8x8, 10x10): one line saying there are no books
+    there (a book's keys are 64-bit words; the builder's too), before any book is read or
+    built. ``what``: the command, ``book build``."""
+    from c4tui.engine import geometry
+
+    if geometry.TWO_WORDS:
+        fail(f"{what}: no books on {geometry.NAME} (a book's keys are 64 bits, a position "
+             f"of this board takes {geometry.KEY_BITS}: books are for boards of at most 64 "
+             "bits, such as 7x6, 8x7 or 9x6)")
+
+
 def sized(path: Path | None, what: str) -> Path | None:
     """``path``, which must be given on another board than 7x6 (the shipped book is 7x6);
     ``what``: the command (and option) named in the error."""
