@@ -19,8 +19,9 @@ import typer
 
 from .errors import fail
 
-SIZE_HELP = ("Board size, columns x rows (default 7x6): W and H at least 4, (H + 1) x W at "
-             "most 64. The opening books exist for 7x6 only.")
+SIZE_HELP = ("Board size, columns x rows (default 7x6): W and H at least 4, W at most 25, "
+             "(H + 1) x W at most 128 (8x8, 9x9, 10x10). The opening books exist for 7x6 "
+             "only.")
 SIZE_OPTION = Annotated[
     str | None,
     typer.Option("--size", metavar="WxH", show_default=False, help=SIZE_HELP),
