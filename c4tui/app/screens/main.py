@@ -18,8 +18,9 @@ from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
+from textual.widgets import Static
 
-from c4tui.engine.geometry import IS_DEFAULT, NAME, WIDTH
+from c4tui.engine.geometry import COLUMN_NAMES, IS_DEFAULT, WIDTH
 from c4tui.engine.position import Position
 
 from ..controllers import (
@@ -53,11 +54,15 @@ from ..widgets import (
     StatusLine,
     ThreatPanel,
 )
-from ..widgets.board import KEY_COLUMNS, board_box, terminal_needed
-
-#: The height of the board's row in app.tcss (``#top``), small, big and wide (the tall
-#: evaluation graph with its scale).
-TOP, BIG_TOP, WIDE_TOP = 14, 20, 26
+from ..widgets.board import (
+    BIG_TOP,
+    KEY_COLUMNS,
+    TOP,
+    WIDE_TOP,
+    board_box,
+    terminal_needed,
+    too_small_text,
+)
 
 #: Only with an external engine (see :meth:`SearchControl.key_state`): space stops, and
 #: n N stay in the footer greyed out.
@@ -94,7 +99,8 @@ class MainScreen(Screen[None]):
         Binding("u", "undo", "undo"),
         Binding("ctrl+r", "redo", "redo", show=False),
         Binding("t", "toggle_threats", "threats"),
-        Binding("F", "flip", "flip the board (mirror: g on the left)", show=False),
+        Binding("F", "flip", f"flip the board (mirror: {COLUMN_NAMES[-1]} on the left)",
+                show=False),
         Binding("b", "toggle_best", "best move on the board", show=False),
         Binding("i", "edit_headers", "game headers (event, players, date)", show=False),
         Binding("R", "review", "review game", show=False),
@@ -141,7 +147,7 @@ class MainScreen(Screen[None]):
     def __init__(self, controls: Controls) -> None:
         super().__init__()
         self.c = controls
-        self._said_small = False  #: the board-too-large warning is showing
+        self._said_small = False  #: the board-too-large line stands for the panels
         self.ready = False  #: the panels are there (set at mount): they can be drawn
 
     # ------------------------------------------------------------------ layout
@@ -158,6 +164,7 @@ class MainScreen(Screen[None]):
             yield SearchLog(id="log")
             yield ThreatPanel(id="threat-info")
             yield SearchPath(id="path")
+        yield Static(id="too-small")  # the one line of a board too large (shown then)
         yield StatusLine(id="status")
         yield KeyBar(compact=True)
 
@@ -169,6 +176,7 @@ class MainScreen(Screen[None]):
             self.query_one(selector).border_title = title
         self.query_one("#threat-info").display = False
         self.query_one("#path").display = False
+        self.query_one("#too-small").display = False
         self.board.focus()
         self._fit_board(False)
         self._fit_terminal(self.app.size.width, self.app.size.height)  # before any Resize
@@ -183,9 +191,11 @@ class MainScreen(Screen[None]):
         self._fit_terminal(event.size.width, event.size.height)
 
     def _fit_terminal(self, width: int, height: int) -> None:
-        """Large terminals get a large board."""
-        big = width >= 110 and height >= 36
-        wide = width >= 140 and height >= 46  # room for the graph's scale
+        """Large terminals get a large board (one that fits it: 16x7's big board needs
+        140 columns)."""
+        need_w, need_h = terminal_needed(big=True)
+        big = width >= max(110, need_w) and height >= max(36, need_h)
+        wide = big and width >= 140 and height >= 46  # room for the graph's scale
         board = self.board
         if board.big != big or self.has_class("-wide") != wide:
             board.big = big
@@ -206,13 +216,20 @@ class MainScreen(Screen[None]):
         self.query_one("#top").styles.height = max(height, top)
 
     def _say_if_too_small(self, width: int, height: int) -> None:
-        """A board of another size than 7x6 too large for the terminal says so (once per
-        change; the 7x6 layout is made for 80x24)."""
-        need_w, need_h = terminal_needed()
-        small = not IS_DEFAULT and (width < need_w or height < need_h)
-        if small and not self._said_small:
-            self.notify(f"the {NAME} board needs a terminal of at least {need_w}x{need_h} "
-                        f"(this one is {width}x{height})", severity="warning", timeout=8)
+        """A board of another size than 7x6 too large for the terminal: one line says so
+        in place of the panels (rather than a board cut off or panels squeezed), the
+        status line and the keys stay; they come back when the terminal grows. (The 7x6
+        layout is made for 80x24 and draws what fits below it.)"""
+        text = None if IS_DEFAULT else too_small_text(width, height)
+        small = text is not None
+        if text is not None:
+            self.query_one("#too-small", Static).update(text)
+        if small != self._said_small:
+            self.query_one("#top").display = not small
+            self.query_one("#bottom").display = not small
+            self.query_one("#too-small").display = small
+            if not small:
+                self.board.focus()
         self._said_small = small
 
     # ------------------------------------------------------------------ keys
@@ -287,8 +304,8 @@ class MainScreen(Screen[None]):
     def action_flip(self) -> None:
         board = self.board
         board.flipped = not board.flipped
-        self.c.host.say("board mirrored: column g on the left" if board.flipped
-                        else "board as usual: column a on the left")
+        self.c.host.say(f"board mirrored: column {COLUMN_NAMES[-1]} on the left"
+                        if board.flipped else "board as usual: column a on the left")
 
     def action_toggle_best(self) -> None:
         board = self.board
