@@ -51,7 +51,8 @@ class TrainerScreen(Screen[None]):
             with Vertical(id="trainer-side"):
                 yield Static(id="trainer-task")
                 yield Static(id="trainer-info")
-                yield Static("1-7 or a click: play   h: hint   n: next   esc: back",
+                yield Static(f"1-{KEY_COLUMNS} or a click: play   h: hint   n: next   "
+                             "esc: back",
                              id="trainer-keys")
         yield KeyBar(compact=True)
 
