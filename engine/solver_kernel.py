@@ -73,7 +73,7 @@ from .mem import load_i64, load_i64p, load_u64, store_i64, store_i64p, store_u64
 # The table's functions and constants (the near tier's) are compiled into these kernels:
 # numba's cache notices a change of this file only, so a change of tt.py must come with one
 # here (a changed comment is enough) or an old cache keeps the old table layout.
-from .tt import EMPTY, entry_lower, entry_move, entry_upper, near_plies, tt_tier
+from .tt import EMPTY, OFFSET, entry_lower, entry_move, entry_upper, near_plies, tt_tier
 
 if TWO_WORDS:
     from .tt_wide import tt_prefetch, tt_probe, tt_store
@@ -118,7 +118,7 @@ DEFER_PLIES_FEW = SIZE - 16
 #: below the node.
 RECHECK_NODES = 1024
 SCRATCH_PER_PLY = WIDTH + 1  # a move score per column, then CUT_SLOT
-NO_BOUND = 31  # |bound| meaning "no bound known"
+NO_BOUND = OFFSET - 1  # |bound| meaning "no bound known" (31; 63 past 60 squares)
 CUT_SLOT = WIDTH  # scratch slot of each ply: the move that last failed high there
 
 #: Below this many discs a node first probes its children's entries (enhanced

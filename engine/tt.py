@@ -1,6 +1,7 @@
 """Transposition table of the exact solver: one 64-bit word per entry, verified keys.
 
-Entry layout (``uint64``; on 7x6, where a move takes 3 bits)::
+Entry layout (``uint64``; on 7x6, where a move takes 3 bits and a bound 6; a bound takes 7
+on the boards of more than 60 squares, whose bounds reach 31)::
 
     bits  0-5   lower bound + 32      (0 only in an empty slot)
     bits  6-11  upper bound + 32
@@ -38,25 +39,30 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .geometry import KEY_BITS, SIZE, TWO_WORDS, WIDTH
+from .geometry import HALF, KEY_BITS, SIZE, TWO_WORDS, WIDTH
 from .mem import address, load_u64, prefetch, store_u64
 
 MOVE_BITS = WIDTH.bit_length()  # best move + 1: 3 bits up to 7 columns
-CHECK_SHIFT = 12 + MOVE_BITS + 5  # 20 on 7x6
+#: Bits of each bound: 6 (-32 .. 31), or 7 on the boards whose bounds may reach 31 (from
+#: 61 squares: 8x8's bounds reach 32, 9x9's 41); ``HALF`` is the largest (a win with the
+#: first disc, the static bounds' limit).
+BOUND_BITS = 6 if HALF < 31 else 7
+#: A bound is stored plus OFFSET; OFFSET - 1 is the solver's "no bound" (NO_BOUND).
+OFFSET = 1 << (BOUND_BITS - 1)
+CHECK_SHIFT = 2 * BOUND_BITS + MOVE_BITS + 5  # 20 on 7x6
 _M64 = (1 << 64) - 1  # (the two-word sizes' keys have their own constants, tt_wide.py)
 _MIX = np.uint64(0x9E3779B97F4A7C15 & ((1 << KEY_BITS) - 1) & _M64 | 1)
 _KEY_MASK = np.uint64(((1 << KEY_BITS) - 1) & _M64)
 U0 = np.uint64(0)
 #: An empty entry (what a probe returns for a miss).
 EMPTY = U0
-_B6 = np.uint64(0x3F)
-_S6 = np.uint64(6)
-_S12 = np.uint64(12)
-_S15 = np.uint64(12 + MOVE_BITS)
+_B6 = np.uint64((1 << BOUND_BITS) - 1)
+_S6 = np.uint64(BOUND_BITS)
+_S12 = np.uint64(2 * BOUND_BITS)
+_S15 = np.uint64(2 * BOUND_BITS + MOVE_BITS)
 _S20 = np.uint64(CHECK_SHIFT)
 _B3 = np.uint64((1 << MOVE_BITS) - 1)
 _B5 = np.uint64(31)
-OFFSET = 32
 #: ``uint64`` words of an entry: 1, or 2 on the boards past 64 bits, whose keys need a
 #: longer check (:mod:`.tt_wide`).
 ENTRY_WORDS = 2 if TWO_WORDS else 1

@@ -15,6 +15,7 @@ Shift counts are ordinary integers (or a ``word128``, as the kernels' ``x << U1`
 from __future__ import annotations
 
 import operator
+from typing import Any
 
 from llvmlite import ir
 from numba import types
@@ -69,23 +70,23 @@ word128 = Word128Type()
 
 
 @typeof_impl.register(Word128)
-def _typeof_word(val: Word128, c: object) -> Word128Type:
+def _typeof_word(val: Word128, c: Any) -> Word128Type:
     return word128
 
 
 @register_model(Word128Type)
 class _Word128Model(models.PrimitiveModel):
-    def __init__(self, dmm: object, fe_type: Word128Type) -> None:
+    def __init__(self, dmm: Any, fe_type: Word128Type) -> None:
         super().__init__(dmm, fe_type, _I128)
 
 
 @lower_constant(Word128Type)
-def _constant(context: object, builder: object, ty: object, pyval: int) -> ir.Constant:
+def _constant(context: Any, builder: object, ty: Any, pyval: int) -> ir.Constant:
     return ir.Constant(_I128, int(pyval) & _MASK128)
 
 
 @unbox(Word128Type)
-def _unbox(typ: object, obj: object, c: object) -> NativeValue:
+def _unbox(typ: Any, obj: object, c: Any) -> NativeValue:
     lo_obj = c.pyapi.object_getattr_string(obj, "lo")
     hi_obj = c.pyapi.object_getattr_string(obj, "hi")
     lo = c.unbox(types.uint64, lo_obj)
@@ -99,7 +100,7 @@ def _unbox(typ: object, obj: object, c: object) -> NativeValue:
 
 
 @box(Word128Type)
-def _box(typ: object, val: ir.Value, c: object) -> object:
+def _box(typ: Any, val: ir.Value, c: Any) -> object:
     b = c.builder
     lo = b.trunc(val, _I64)
     hi = b.trunc(b.lshr(val, ir.Constant(_I128, 64)), _I64)
@@ -142,7 +143,7 @@ def _register_binary(op: object, method: str) -> None:
             return None
 
     @lower_builtin(op, word128, word128)
-    def _lower(context: object, builder: ir.IRBuilder, sig: object, args: tuple) -> object:
+    def _lower(context: Any, builder: ir.IRBuilder, sig: Any, args: tuple) -> object:
         return getattr(builder, method)(args[0], args[1])
 
 
@@ -155,7 +156,7 @@ def _register_shift(op: object, method: str) -> None:
                 return signature(word128, word128, args[1])
             return None
 
-    def _lower(context: object, builder: ir.IRBuilder, sig: object, args: tuple) -> object:
+    def _lower(context: Any, builder: ir.IRBuilder, sig: Any, args: tuple) -> object:
         n = builder.zext(args[1], _I128) if args[1].type.width < 128 else args[1]
         return getattr(builder, method)(args[0], n)
 
@@ -172,7 +173,7 @@ def _register_compare(op: object, sym: str) -> None:
             return None
 
     @lower_builtin(op, word128, word128)
-    def _lower(context: object, builder: ir.IRBuilder, sig: object, args: tuple) -> object:
+    def _lower(context: Any, builder: ir.IRBuilder, sig: Any, args: tuple) -> object:
         return builder.icmp_unsigned(sym, args[0], args[1])
 
 
@@ -193,7 +194,7 @@ class _InvertTyping(AbstractTemplate):
 
 
 @lower_builtin(operator.invert, word128)
-def _lower_invert(context: object, builder: ir.IRBuilder, sig: object, args: tuple) -> object:
+def _lower_invert(context: Any, builder: ir.IRBuilder, sig: Any, args: tuple) -> object:
     return builder.not_(args[0])
 
 
@@ -206,61 +207,70 @@ class _BoolTyping(AbstractTemplate):
 
 
 @lower_builtin(bool, word128)
-def _lower_bool(context: object, builder: ir.IRBuilder, sig: object, args: tuple) -> object:
+def _lower_bool(context: Any, builder: ir.IRBuilder, sig: Any, args: tuple) -> object:
     return builder.icmp_unsigned("!=", args[0], ir.Constant(_I128, 0))
 
 
 @lower_cast(Word128Type, types.boolean)
-def _cast_bool(context: object, builder: ir.IRBuilder, fromty: object, toty: object,
+def _cast_bool(context: Any, builder: ir.IRBuilder, fromty: Any, toty: Any,
                val: ir.Value) -> object:
     return builder.icmp_unsigned("!=", val, ir.Constant(_I128, 0))
 
 
 # --- conversions the kernels use ----------------------------------------------------------
+# numba intrinsics, called from kernels with the one argument ``x`` (typed ``Any`` for mypy,
+# which sees the ``typingctx`` parameter too).
 
-@intrinsic
-def low64(typingctx: object, x: types.Type) -> object:
+def _low64(typingctx: Any, x: types.Type) -> object:
     """The low 64 bits of a ``word128`` as ``uint64`` (a ``uint64`` unchanged)."""
     if x == word128:
-        def codegen(context: object, builder: ir.IRBuilder, sig: object, args: tuple) -> object:
+        def codegen(context: Any, builder: ir.IRBuilder, sig: Any, args: tuple) -> object:
             return builder.trunc(args[0], _I64)
         return signature(types.uint64, x), codegen
     if x == types.uint64:
-        def codegen_u(context: object, builder: ir.IRBuilder, sig: object,
+        def codegen_u(context: Any, builder: ir.IRBuilder, sig: Any,
                       args: tuple) -> object:
             return args[0]
         return signature(types.uint64, x), codegen_u
     return None
 
 
-@intrinsic
-def high64(typingctx: object, x: types.Type) -> object:
+low64: Any = intrinsic(_low64)
+
+
+def _high64(typingctx: Any, x: types.Type) -> object:
     """The high 64 bits of a ``word128`` as ``uint64``."""
     if x == word128:
-        def codegen(context: object, builder: ir.IRBuilder, sig: object, args: tuple) -> object:
+        def codegen(context: Any, builder: ir.IRBuilder, sig: Any, args: tuple) -> object:
             return builder.trunc(builder.lshr(args[0], ir.Constant(_I128, 64)), _I64)
         return signature(types.uint64, x), codegen
     return None
 
 
-@intrinsic
-def widen(typingctx: object, x: types.Type) -> object:
+high64: Any = intrinsic(_high64)
+
+
+def _widen(typingctx: Any, x: types.Type) -> object:
     """A ``uint64`` as a ``word128``."""
-    if isinstance(x, types.Integer) and not x.signed:
-        def codegen(context: object, builder: ir.IRBuilder, sig: object, args: tuple) -> object:
+    if isinstance(x, types.Integer) and not getattr(x, "signed", True):
+        def codegen(context: Any, builder: ir.IRBuilder, sig: Any, args: tuple) -> object:
             return builder.zext(args[0], _I128)
         return signature(word128, x), codegen
     return None
 
 
-@intrinsic
-def popcount128(typingctx: object, x: types.Type) -> object:
+widen: Any = intrinsic(_widen)
+
+
+def _popcount128(typingctx: Any, x: types.Type) -> object:
     """Number of set bits of a ``word128`` (``int64``)."""
     if x == word128:
-        def codegen(context: object, builder: ir.IRBuilder, sig: object, args: tuple) -> object:
+        def codegen(context: Any, builder: ir.IRBuilder, sig: Any, args: tuple) -> object:
             fn = cgutils.get_or_insert_function(
                 builder.module, ir.FunctionType(_I128, [_I128]), "llvm.ctpop.i128")
             return builder.trunc(builder.call(fn, [args[0]]), _I64)
         return signature(types.int64, x), codegen
     return None
 
+
+popcount128: Any = intrinsic(_popcount128)
