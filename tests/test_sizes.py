@@ -3,9 +3,9 @@
 
 A process uses one size (numba freezes the geometry into the kernels), so each size runs
 in a subprocess (tests/size_probe.py). Compiling the kernels for a size takes a minute or
-two, so the default run checks one size (5x4, with Allis's zugzwang rules on), and 5x5
-for the scores of an odd-area board;
-``C4TUI_TEST_SIZES=4x4,4x5,...`` (or ``all``) checks more.
+two, so the default run checks one size (5x4, with Allis's zugzwang rules on), 5x5
+for the scores of an odd-area board and 8x8 for the boards past 64 bits;
+``C4TUI_TEST_SIZES=4x4,4x5,...`` and ``C4TUI_TEST_WIDE=9x9,...`` (or ``all``) check more.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from c4tui.engine.geometry import BoardSizeError, parse_size
 
 PROBE = Path(__file__).with_name("size_probe.py")
 PONS_LINE = Path(__file__).parent / "data" / "pons" / "Test_L3_R1"  # 7x6 end games
-DIGITS = "123456789ABC"
+DIGITS = "123456789ABCDEFGHIJKLMNOP"  # the digit notation: 1-9, then A-P
 
 #: The published empty-board results (tests/data/empty_boards.txt).
 EMPTY_BOARDS = Path(__file__).parent / "data" / "empty_boards.txt"
@@ -47,11 +47,19 @@ ALL_SIZES = ("4x4", "5x4", "6x4", "7x4", "8x4", "4x5", "5x5", "6x5", "7x5", "4x6
              "6x6", "4x7", "5x7", "4x8")
 
 
-def _sizes() -> list[str]:
-    env = os.environ.get("C4TUI_TEST_SIZES", "").strip()
+#: Sizes past 64 bits (the 128-bit word, two-word table entries): 8x8 by default, and with
+#: C4TUI_TEST_WIDE=all Little Golem's 9x9 and 10x10, Steininger's 10x6, and the extremes
+#: (16x7 and 4x31: 128 bits; 25x4: the widest).
+DEFAULT_WIDE = ("8x8",)
+ALL_WIDE = ("8x8", "9x9", "10x10", "10x6", "6x10", "9x7", "16x7", "4x31", "25x4")
+
+
+def _sizes(var: str = "C4TUI_TEST_SIZES", every: tuple[str, ...] = ALL_SIZES,
+           default: tuple[str, ...] = DEFAULT_SIZES) -> list[str]:
+    env = os.environ.get(var, "").strip()
     if env == "all":
-        return list(ALL_SIZES)
-    return [s.strip() for s in env.split(",") if s.strip()] or list(DEFAULT_SIZES)
+        return list(every)
+    return [s.strip() for s in env.split(",") if s.strip()] or list(default)
 
 
 def expected_empty(width: int, height: int) -> tuple[str, int | None]:
@@ -109,6 +117,32 @@ def test_size_against_brute_force(size: str) -> None:
         assert row["columns"] == column_scores(w, h, moves, score), f"{size} {row['moves']}"
         assert row["columns"][row["move"]] == want, f"{size} {row['moves']}: best move"
     assert outcome(rows[-1]["score"], w, h) == expected_empty(w, h)
+
+
+@pytest.mark.parametrize("size", _sizes("C4TUI_TEST_WIDE", ALL_WIDE, DEFAULT_WIDE))
+def test_wide_size_against_brute_force(size: str) -> None:
+    """Boards past 64 bits: random positions with 10 and 12 empty squares, the solver's
+    score and every column's score equal the brute force's and the best move achieves the
+    score (their empty boards are beyond a test: see docs/benchmarks.md for Steininger's
+    10x6 sets)."""
+    w, h = parse_size(size)
+    assert (h + 1) * w > 64
+    score = solver(w, h)
+    cases = (random_positions(w, h, 10, 16, seed=w * 100 + h)
+             + random_positions(w, h, 12, 6, seed=w * 1000 + h))
+    rows = probe(size, [_digits(m) for m in cases], analyze=True)
+    assert len(rows) == len(cases)
+    if w >= 7:
+        # an early forced win, whose bounds are past the 6 bits a bound has on 7x6 on the
+        # boards of more than 60 squares: after 5544 White makes an open three on the
+        # bottom row and wins with its 4th disc, on ply 6: (W*H + 1 - 6) // 2 (38 on 9x9)
+        assert probe(size, ["5544"])[0]["score"] == (w * h - 5) // 2
+    for moves, row in zip(cases, rows, strict=True):
+        assert row["size"] == [w, h]
+        want = score(moves)
+        assert row["score"] == want, f"{size} {row['moves']}"
+        assert row["columns"] == column_scores(w, h, moves, score), f"{size} {row['moves']}"
+        assert row["columns"][row["move"]] == want, f"{size} {row['moves']}: best move"
 
 
 #: An odd-area size: there a second player's win scored one more than the field's.
@@ -211,8 +245,9 @@ def test_brute_force_agrees_with_published_4x4() -> None:
 
 
 @pytest.mark.parametrize("text,message", [
-    ("3x6", "at least 4"), ("7x3", "at least 4"), ("9x7", "at most 64"),
-    ("13x4", "at most 64"), ("seven", "expected WxH"), ("7x", "expected WxH"),
+    ("3x6", "at least 4"), ("7x3", "at least 4"), ("16x8", "at most 128"),
+    ("4x32", "at most 128"), ("26x4", "at most 25 columns"), ("seven", "expected WxH"),
+    ("7x", "expected WxH"),
 ])
 def test_bad_sizes(text: str, message: str) -> None:
     with pytest.raises(BoardSizeError, match=message):
@@ -224,6 +259,9 @@ def test_good_sizes() -> None:
     assert parse_size("12x4") == (12, 4)
     assert parse_size("8X7") == (8, 7)
     assert parse_size("4x15") == (4, 15)
+    # past 64 bits: Little Golem's boards, Steininger's 10x6, the 128-bit extremes
+    for w, h in ((8, 8), (9, 9), (10, 10), (10, 6), (16, 7), (4, 31), (25, 4)):
+        assert parse_size(f"{w}x{h}") == (w, h)
 
 
 def test_game_files_record_the_size(tmp_path) -> None:
@@ -256,26 +294,26 @@ def test_game_files_record_the_size(tmp_path) -> None:
 
 def test_cli_size_errors() -> None:
     """An invalid --size is one line on stderr and exit status 2, whatever the command."""
-    for args in (["solve", "--size", "3x6", "44"], ["analyze", "--size=9x7", "4"],
+    for args in (["solve", "--size", "3x6", "44"], ["analyze", "--size=16x8", "4"],
                  ["--size", "seven", "book", "info"], ["engine", "--size", "4x"]):
         out = subprocess.run([sys.executable, "-m", "c4tui", *args], capture_output=True,
                              text=True, timeout=120)
         assert out.returncode == 2, (args, out.stderr)
         # the one form, --option VALUE: reason (it was '--size: size 3x6: ...')
-        value = args[args.index("--size") + 1] if "--size" in args else "9x7"
+        value = args[args.index("--size") + 1] if "--size" in args else "16x8"
         shown = repr(value) if "x" not in value or value.endswith("x") else value
         assert out.stderr.startswith(f"c4tui: --size {shown}: "), out.stderr
         assert out.stderr.count("\n") == 1
 
 
-def test_bench_on_another_size_runs_the_empty_board_only() -> None:
-    """The benchmark sets and BitBully are 7x6: on 5x4 (the default run's size) bench says
-    so in one line, and its --empty solves the 5x4 board (a draw) without the peer."""
+def test_bench_on_another_size_runs_the_empty_board_and_files() -> None:
+    """Pons's sets and BitBully are 7x6: on 5x4 (the default run's size) bench says so in
+    one line, and its --empty solves the 5x4 board (a draw) without the peer."""
     run = [sys.executable, "-m", "c4tui", "--size", "5x4", "bench", "-t", "1"]
     out = subprocess.run([*run, "-n", "1"], capture_output=True, text=True, timeout=120)
     assert out.returncode == 2 and out.stderr == (
-        "c4tui: bench: on 5x4 only --empty runs (the benchmark sets, the scored positions "
-        "and BitBully are 7x6)\n")
+        "c4tui: bench: on 5x4 only --empty and --set FILE run (Pons's sets, the scored "
+        "positions and BitBully are 7x6)\n")
     out = subprocess.run([*run, "--empty", "--hash", "4"], capture_output=True, text=True,
                          timeout=900, env={**os.environ, "COLUMNS": "200"})
     assert out.returncode == 0, out.stderr
@@ -365,15 +403,15 @@ def test_app_keeps_the_moves_box_whole_up_to_9x7_at_80x24() -> None:
     """Bug: on 8x7 the board's row was 12 lines, lower than the side column needs: the
     moves box was one line high, without its lower border (the docs promise 80x24 up to
     9 columns and 7 rows)."""
-    for size in ("8x7", "9x6"):  # (9x7 is more squares than the engine's bitboards hold)
+    for size in ("8x7", "9x6"):
         out = _app_probe(size, 80, 24)
         assert out["moves_box"] >= 3 and not out["notes"], (size, out)
 
 
 def test_app_draws_other_sizes() -> None:
     """The app on 9x6 at 80x24: nine columns, keys 1-9, the cursor and the mouse reach
-    every column, no warning; on 4x10 (two-digit rows) the gutter widens and the app says
-    the board needs a taller terminal."""
+    every column, no warning; on 4x10 (two-digit rows, at the 80x25 it needs) the gutter
+    widens."""
     wide = _app_probe("9x6", 80, 24)
     assert wide["line"] == [0, 0, 8, 0, 8]  # 1 1 9, right wraps to a, the click on i
     lines = wide["board"].splitlines()
@@ -384,12 +422,11 @@ def test_app_draws_other_sizes() -> None:
     assert "gamesolver" not in wide["link"][0]
     assert wide["link"][1] == ("link: connect4.gamesolver.org's links are of 7x6 games, "
                                "this board is 9x6 (c copies the moves)")
-    tall = _app_probe("4x10", 80, 24)
-    assert tall["line"] == [0, 0, 1, 2, 3]
+    tall = _app_probe("4x10", 80, 25)  # (at 80x24 one line says it needs 80x25:
+    assert tall["line"] == [0, 0, 1, 2, 3]  # tests/test_wide_layout.py)
     lines = tall["board"].splitlines()
     assert lines[1].startswith("10  ") and lines[10].startswith(" 1  ")
-    assert tall["notes"] == ["the 4x10 board needs a terminal of at least 80x27 "
-                             "(this one is 80x24)"]
+    assert tall["notes"] == []
 
 
 def test_fen_on_a_wide_board() -> None:
@@ -405,3 +442,26 @@ def test_fen_on_a_wide_board() -> None:
     assert python_on("12x4", code).splitlines() == [
         "12/12/12/12 x", "12/12/12/x8o1x o", "True",
         "fen rank 4 '13': '13' is neither a disc (x, o) nor 1-12"]
+
+
+def test_bench_reads_a_set_file_of_another_size(tmp_path: Path) -> None:
+    """`bench --size 5x4 --set FILE --zero-based` (Steininger's format: 0-based columns and
+    the score) solves the file's positions and counts the ones whose score differs."""
+    w, h = 5, 4
+    score = solver(w, h)
+    cases = random_positions(w, h, 10, 6, seed=54)
+    lines = ["".join(str(c) for c in m) + f" {score(m)}" for m in cases]
+    good = tmp_path / "good.txt"
+    good.write_text("\n".join(lines) + "\n")
+    bad = tmp_path / "bad.txt"
+    moves, value = lines[0].split()
+    bad.write_text(f"{moves} {int(value) + 1}\n" + "\n".join(lines[1:]) + "\n")
+    run = [sys.executable, "-m", "c4tui", "--size", "5x4", "bench", "-t", "1", "--zero-based"]
+    env = {**os.environ, "COLUMNS": "200"}
+    for path, wrong in ((good, 0), (bad, 1)):
+        out = subprocess.run([*run, "--set", str(path)], capture_output=True, text=True,
+                             timeout=900, env=env)
+        assert out.returncode == 0, out.stderr
+        row = next(line for line in out.stdout.splitlines()
+                   if line.split()[:1] == [path.name] and line.split()[1].isdigit())
+        assert row.split()[1] == str(len(cases)) and row.split()[-1] == str(wrong), out.stdout

@@ -18,7 +18,7 @@ import typer
 from rich.console import Console
 
 from . import options
-from .bench_sets import DEFAULT_SETS, load_set, pons_dir
+from .bench_sets import DEFAULT_SETS, is_file_set, load_set, pons_dir
 from .bench_solve import EMPTY_HASH_MB, bench_empty, bench_groups, solvers
 from .errors import bad_value, check_range, fail
 from .size import SIZE_OPTION, check_size
@@ -42,8 +42,13 @@ def bench(
                                  f"({options.NODES_HELP}; default: the search's).")
     ] = None,
     sets: Annotated[
-        list[str] | None, typer.Option("--set", help="Pons set name (repeatable).")
+        list[str] | None, typer.Option("--set", help="Pons set name, or a file of '<moves> "
+                                       "<score>' lines (repeatable).")
     ] = None,
+    zero_based: Annotated[
+        bool, typer.Option("--zero-based", help="The --set files' moves count columns from 0 "
+                           "(Steininger's c4's test sets, e.g. its 10x6 ones).")
+    ] = False,
     count: Annotated[int, typer.Option("--count", "-n", help="First N of each set.")] = 100,
     hash_text: Annotated[
         str | None,
@@ -85,8 +90,9 @@ def bench(
 ) -> None:
     """Mean time and nodes per position, ours against BitBully's, and their ratio (no book).
 
-    On another board size than 7x6 only --empty runs, without the peer: the benchmark
-    sets, the scored positions and BitBully are 7x6.
+    On another board size than 7x6, --empty or --set FILE (positions of that size, e.g.
+    Steininger's 10x6 sets with --zero-based) run, without the peer: Pons's sets, the scored
+    positions and BitBully are 7x6.
     """
     from c4tui.engine.geometry import IS_DEFAULT, NAME
 
@@ -94,8 +100,8 @@ def bench(
     threads_given = threads is not None
     threads = options.threads(threads)
     if not IS_DEFAULT:
-        if not empty:
-            fail(f"bench: on {NAME} only --empty runs (the benchmark sets, the scored "
+        if not empty and not (sets and not latency and not accuracy and not scaling):
+            fail(f"bench: on {NAME} only --empty and --set FILE run (Pons's sets, the scored "
                  "positions and BitBully are 7x6)")
         peer = False
     if latency:
@@ -116,7 +122,7 @@ def bench(
         return _book(book, sets, count, hash_mb, threads, data)
     if empty:
         return _empty(hash_mb, threads, peer)
-    return _sets(sets, enum_ply, count, data, hash_mb, threads, peer, reset)
+    return _sets(sets, enum_ply, count, data, hash_mb, threads, peer, reset, zero_based)
 
 
 def _latency(file: Path | None, threads: int, peer: bool) -> None:
@@ -171,8 +177,10 @@ def _empty(hash_mb: int | None, threads: int, peer: bool) -> None:
 
 
 def _sets(sets: list[str] | None, enum_ply: int | None, count: int, data: Path | None,
-          hash_mb: int | None, threads: int, peer: bool, reset: bool) -> None:
-    """The Pons sets (or positions spread over an enumeration), ours against the peer."""
+          hash_mb: int | None, threads: int, peer: bool, reset: bool,
+          zero_based: bool = False) -> None:
+    """The Pons sets or files of positions (or positions spread over an enumeration), ours
+    against the peer."""
     console = Console()
     solver, other = solvers(console, peer, hash_mb, threads)
     if enum_ply is not None:
@@ -183,8 +191,8 @@ def _sets(sets: list[str] | None, enum_ply: int | None, count: int, data: Path |
         groups: list[tuple[str, list[tuple[str, int | None]]]] = [
             (f"{enum_ply}-ply", [(m, None) for m in moves_all[::step][:count]])]
     else:
-        directory = data or pons_dir()
-        groups = [(name, list(load_set(directory, name, count)))
+        groups = [(Path(name).name if is_file_set(name) else name,
+                   list(load_set(data, name, count, zero_based)))
                   for name in sets or DEFAULT_SETS]
     bench_groups(console, groups, solver, other, reset)
 

@@ -23,16 +23,30 @@ def pons_dir() -> Path:
     fail("benchmark sets not found (tests/data/pons); pass --data DIR")
 
 
-def load_set(directory: Path, name: str, count: int) -> list[tuple[str, int]]:
-    """The first ``count`` positions of the Pons set ``name`` with their scores."""
-    path = directory / name
-    if not path.is_file():
-        fail(f"--set {name}: no such benchmark set in {directory}")
+def is_file_set(name: str) -> bool:
+    """Whether a ``--set`` names a file (a path) rather than one of Pons's sets."""
+    return "/" in name or "\\" in name or Path(name).is_file()
+
+
+def load_set(directory: Path | None, name: str, count: int,
+             zero_based: bool = False) -> list[tuple[str, int]]:
+    """The first ``count`` positions of the Pons set ``name`` (in ``directory``, default
+    :func:`pons_dir`) or of the file ``name``, with their scores; ``zero_based``: the file
+    counts columns from 0 (the moves come back as ``0:`` strings, which
+    ``Position.parse`` reads)."""
+    if is_file_set(name):
+        path = Path(name)
+    else:
+        directory = directory or pons_dir()
+        path = directory / name
+        if not path.is_file():
+            fail(f"--set {name}: no such benchmark set in {directory}")
     rows = read_set(path, count)
     missing = next((n for n, (_, s) in enumerate(rows, 1) if s is None), None)
     if missing is not None:
         fail(f"{path}:{missing}: expected '<moves> <score>'")
-    return [(m, int(s)) for m, s in rows if s is not None]
+    prefix = "0:" if zero_based else ""
+    return [(prefix + m, int(s)) for m, s in rows if s is not None]
 
 
 def read_text(path: Path) -> str:

@@ -132,13 +132,13 @@ def _run_group(rows, solver, other, reset: bool) -> tuple[Tally, Tally, StatSum]
             solver.clear()
             if other:
                 other.reset()
-        r = solver.solve(Position.from_moves(moves))
+        r = solver.solve(Position.parse(moves))
         agg.add(solver.last_stats)
         ours.times.append(r.micros / 1e6)
         ours.nodes.append(r.nodes)
         ours.wrong += expected is not None and r.score != expected
         if other:
-            s, n, dt = other.solve(moves)
+            s, n, dt = other.solve(_one_based(moves))
             theirs.times.append(dt)
             theirs.nodes.append(n)
             if expected is None:
@@ -146,6 +146,13 @@ def _run_group(rows, solver, other, reset: bool) -> tuple[Tally, Tally, StatSum]
             else:
                 theirs.wrong += s != expected
     return ours, theirs, agg
+
+
+def _one_based(moves: str) -> str:
+    """A ``0:`` string (0-based columns) as the peer's 1-based digits (7x6: columns 1-7)."""
+    if not moves.startswith("0:"):
+        return moves
+    return "".join(str(int(c) + 1) for c in moves[2:])
 
 
 def bench_empty(console: Console, solver, other) -> None:
