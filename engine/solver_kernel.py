@@ -72,7 +72,8 @@ from .mem import load_i64, load_i64p, load_u64, store_i64, store_i64p, store_u64
 
 # The table's functions and constants (the near tier's) are compiled into these kernels:
 # numba's cache notices a change of this file only, so a change of tt.py must come with one
-# here (a changed comment is enough) or an old cache keeps the old table layout.
+# here (a changed comment is enough) or an old cache keeps the old table layout
+# (last: the near tier past 64 bits).
 from .tt import EMPTY, OFFSET, entry_lower, entry_move, entry_upper, near_plies, tt_tier
 
 if TWO_WORDS:

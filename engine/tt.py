@@ -26,7 +26,7 @@ while the many cheap entries deep in the tree still find a place.
 
 Two tiers: positions with ``NEAR_PLIES`` discs or more (at most 18 empty squares; 22 in a
 search from a middle-game root: small subtrees, but most of the nodes and probes) have
-their own table of ``2**NEAR_BITS`` words (1 MiB) after the main one. It stays in the
+their own table of ``2**NEAR_BITS`` entries (1 MiB) after the main one. It stays in the
 processor's caches, where a probe of the main table (tens of MB) mostly waits for memory:
 the solver visits about 20% more nodes but at about 1.6x the speed (docs/solver.md, "The
 near tier"). The main table keeps the entries of the costly positions above. Each tier
@@ -72,10 +72,12 @@ MIN_BITS = max(10, KEY_BITS + 1 - 64 * ENTRY_WORDS + CHECK_SHIFT)
 MAX_BITS = 32
 #: The solver's table when none is asked for (MB).
 DEFAULT_SOLVER_MB = 64
-#: The near tier's size: 2**NEAR_BITS words, 1 MiB (2 MiB and more fell out of this
-#: machine's caches and were slower). 0: no near tier, on the large boards whose keys
-#: need a larger minimum table than that (MIN_BITS), which would not stay in the caches.
-NEAR_BITS = 17 if MIN_BITS <= 17 and not TWO_WORDS else 0
+#: The near tier's size: 2**NEAR_BITS entries, 1 MiB (2 MiB and more fell out of this
+#: machine's caches and were slower; 2**16 entries of two words past 64 bits). 0: no near
+#: tier, on the boards whose keys need a larger minimum table than that (MIN_BITS; past 64
+#: bits, keys of more than 108 bits), which would not stay in the caches.
+NEAR_BITS = ((16 if KEY_BITS + 1 - 16 <= 128 - CHECK_SHIFT else 0) if TWO_WORDS
+             else 17 if MIN_BITS <= 17 else 0)
 #: Positions with at least this many discs use the near tier (24 on 7x6) in a search from
 #: a root with fewer than MIDGAME_ROOT discs: with 22 the empty board's tree grew more
 #: than its speed; with 28 the middle game gained less.
@@ -100,7 +102,7 @@ def tt_tier(tt, bits, moves, near):
     count from which the near tier is used (:func:`near_plies`): the near table right
     after the main one, or the main table (also for tables too small to have a near tier)."""
     if NEAR_BITS > 0 and moves >= near and bits > NEAR_BITS:
-        return tt + (np.int64(8) << bits), np.int64(NEAR_BITS)
+        return tt + (np.int64(8 * ENTRY_WORDS) << bits), np.int64(NEAR_BITS)
     return tt, np.int64(bits)
 
 
