@@ -26,9 +26,21 @@ import numpy as np
 from numba import njit
 
 # Bitboard primitives are defined once, in .bitboard (re-exported here for the kernel).
-from .bitboard import COLUMN_MASKS, U_BOARD, U_BOTTOM, popcount, winning_squares  # noqa: F401
+from .bitboard import (  # noqa: F401
+    COLUMN_MASKS,
+    U0,
+    U1,
+    U_BOARD,
+    U_BOTTOM,
+    WORD_SLOTS,
+    load_word,
+    popcount,
+    store_word,
+    winning_squares,
+    word,
+)
 from .geometry import HEIGHT, SIZE, WIDTH
-from .mem import load_i64, load_u64, store_i64, store_u64
+from .mem import load_i64, store_i64
 
 WIN = 1000  #: real wins: WIN - (disc count when the four is made)
 REC = 700  #: recognized wins: REC - (disc count when the four is made)
@@ -38,11 +50,18 @@ INF = 10000  #: MILTON's full window [-10000, 10000]
 REAL_MIN = WIN - SIZE - 2
 REC_MIN = REC - SIZE - 2
 
-_U1 = np.uint64(1)
-_U0 = np.uint64(0)
-_TOP_ROW = np.uint64(sum(1 << (c * (HEIGHT + 1) + HEIGHT - 1) for c in range(WIDTH)))
-_COLS = COLUMN_MASKS  # geometry's, defined once
+# Bitboard words (np.uint64 up to 64 bits, 128-bit words beyond: .bitboard); shift counts
+# stay np.uint64.
+_U1 = U1
+_U0 = U0
+_TOP_ROW = word(sum(1 << (c * (HEIGHT + 1) + HEIGHT - 1) for c in range(WIDTH)))
+_COLS = COLUMN_MASKS  # bitboard's, defined once
 _S1 = np.uint64(1)
+#: The most free squares the recognizer's exact solve takes on (two columns of a tall
+#: board would be too many move orders for a solve without a table); never binds up to a
+#: height of 8 (7x6: at most 12).
+EG_MAX_FREE = 16
+_CAP_FREE = 2 * HEIGHT > EG_MAX_FREE
 
 
 @njit(nogil=True, cache=True)
@@ -128,6 +147,8 @@ def recognizable(mask):
         return True
     if rest & (rest - _U1):
         return False
+    if _CAP_FREE and popcount(~mask & U_BOARD) > EG_MAX_FREE:
+        return False
     # bit distance of two top squares = 7 * column distance
     return rest >= (low << np.uint64(4 * (HEIGHT + 1)))
 
@@ -152,7 +173,17 @@ def _eg_node(cur, mask, n):
     return False, 0, moves
 
 
-EG_FRAME = 8  #: int64 words per ply in the endgame scratch buffer
+# A frame of the endgame scratch buffer: three bitboard words (WORD_SLOTS slots each: one on
+# up to 64 bits, two beyond), then best, alpha, beta and the disc count.
+_F_CUR = 0
+_F_MASK = WORD_SLOTS
+_F_MOVES = 2 * WORD_SLOTS
+_F_BEST = 3 * WORD_SLOTS
+_F_ALPHA = _F_BEST + 1
+_F_BETA = _F_BEST + 2
+_F_N = _F_BEST + 3
+#: int64 words per ply in the endgame scratch buffer (8 on 7x6: one spare)
+EG_FRAME = 8 if WORD_SLOTS == 1 else _F_N + 1
 EG_WORDS = EG_FRAME * (SIZE + 2)
 
 
@@ -173,40 +204,40 @@ def endgame_value(cur, mask, n, buf):
     if term:
         return v
     sp = 0
-    store_u64(buf, 0, cur)
-    store_u64(buf, 1, mask)
-    store_u64(buf, 2, moves)
-    store_i64(buf, 3, -INF)  # best
-    store_i64(buf, 4, -INF)  # alpha
-    store_i64(buf, 5, INF)  # beta
-    store_i64(buf, 6, n)
+    store_word(buf, _F_CUR, cur)
+    store_word(buf, _F_MASK, mask)
+    store_word(buf, _F_MOVES, moves)
+    store_i64(buf, _F_BEST, -INF)
+    store_i64(buf, _F_ALPHA, -INF)
+    store_i64(buf, _F_BETA, INF)
+    store_i64(buf, _F_N, n)
     ret = 0
     have_ret = False
     while True:
         f = sp * EG_FRAME
-        moves = load_u64(buf, f + 2)
+        moves = load_word(buf, f + _F_MOVES)
         if have_ret:
             have_ret = False
             v = -ret
-            if v > load_i64(buf, f + 3):
-                store_i64(buf, f + 3, v)
-                if v > load_i64(buf, f + 4):
-                    store_i64(buf, f + 4, v)
-                    if v >= load_i64(buf, f + 5):
+            if v > load_i64(buf, f + _F_BEST):
+                store_i64(buf, f + _F_BEST, v)
+                if v > load_i64(buf, f + _F_ALPHA):
+                    store_i64(buf, f + _F_ALPHA, v)
+                    if v >= load_i64(buf, f + _F_BETA):
                         moves = _U0
-                        store_u64(buf, f + 2, moves)
+                        store_word(buf, f + _F_MOVES, moves)
         if moves == _U0:
-            ret = load_i64(buf, f + 3)
+            ret = load_i64(buf, f + _F_BEST)
             if sp == 0:
                 return ret
             have_ret = True
             sp -= 1
             continue
         mv = moves & (~moves + _U1)
-        store_u64(buf, f + 2, moves ^ mv)
-        c = load_u64(buf, f)
-        m = load_u64(buf, f + 1)
-        cn = load_i64(buf, f + 6) + 1
+        store_word(buf, f + _F_MOVES, moves ^ mv)
+        c = load_word(buf, f + _F_CUR)
+        m = load_word(buf, f + _F_MASK)
+        cn = load_i64(buf, f + _F_N) + 1
         ccur = c ^ m
         cmask = m | mv
         term, cv, cmoves = _eg_node(ccur, cmask, cn)
@@ -214,14 +245,14 @@ def endgame_value(cur, mask, n, buf):
             ret = cv
             have_ret = True
             continue
-        alpha = load_i64(buf, f + 4)
-        beta = load_i64(buf, f + 5)
+        alpha = load_i64(buf, f + _F_ALPHA)
+        beta = load_i64(buf, f + _F_BETA)
         sp += 1
         g = sp * EG_FRAME
-        store_u64(buf, g, ccur)
-        store_u64(buf, g + 1, cmask)
-        store_u64(buf, g + 2, cmoves)
-        store_i64(buf, g + 3, -INF)
-        store_i64(buf, g + 4, -beta)
-        store_i64(buf, g + 5, -alpha)
-        store_i64(buf, g + 6, cn)
+        store_word(buf, g + _F_CUR, ccur)
+        store_word(buf, g + _F_MASK, cmask)
+        store_word(buf, g + _F_MOVES, cmoves)
+        store_i64(buf, g + _F_BEST, -INF)
+        store_i64(buf, g + _F_ALPHA, -beta)
+        store_i64(buf, g + _F_BETA, -alpha)
+        store_i64(buf, g + _F_N, cn)

@@ -34,6 +34,7 @@ from .analysis_tt import (
     EXACT,
     LOWER,
     UPPER,
+    Z_STRIDE,
     ZOBRIST,
     d_depth,
     d_exact,
@@ -47,7 +48,7 @@ from .analysis_tt import (
     store_always,
     store_deeper,
 )
-from .bitboard import COLUMN_MASKS, possible
+from .bitboard import COLUMN_MASKS, U0, U1, possible, word
 from .book_probe import BOOK_MISS, book_probe
 from .geometry import HEIGHT, SIZE, SQUARE_VALUES, WIDTH, win_ply
 from .mem import load_i64, sleep_us, store_i64
@@ -75,7 +76,7 @@ ABORT_LIMIT = 2
 # ---- state array (int64): addresses and settings
 S_CTL = 0
 S_PATH = 1  #: int64[MAX_PLY * 4]: move, alpha, beta, index per ply
-S_PV = 2  #: int64[MAX_PLY * MAX_PLY]: triangular principal-variation table
+S_PV = 2  #: int64[MAX_PLY * MAX_PLY]: triangular principal-variation table (ply stride MAX_PLY)
 S_PVLEN = 3  #: int64[MAX_PLY]
 S_T1 = 4
 S_T2 = 5
@@ -83,7 +84,7 @@ S_TMASK = 6
 S_REC = 7
 S_RECMASK = 8
 S_KILL = 9  #: int64[MAX_PLY * 2]
-S_ORDER = 10  #: int64[MAX_PLY * 8] ordering scratch
+S_ORDER = 10  #: int64[MAX_PLY * ORDER_STRIDE] ordering scratch
 S_FLAGS = 11
 S_EXACT = 12  #: 1 during a full-depth iteration
 S_EG = 13  #: int64[EG_WORDS] scratch of the endgame recognizer
@@ -101,17 +102,30 @@ F_KILL = 8
 F_RECOG = 16
 F_THREATS = 32
 
-MAX_PLY = 64
+#: Plies of the per-ply buffers (path, PV, killers, ordering): a node's distance from the
+#: root is at most the empty squares, and the PV table reads one ply further (64 on 7x6).
+MAX_PLY = max(64, SIZE + 2)
+#: The move ordering's key: a move's score shifted left by COL_SHIFT bits, plus its column
+#: (3 bits up to 8 columns: 7x6's ``s * 8 + c``).
+COL_SHIFT = max(3, (WIDTH - 1).bit_length())
+_COL_MUL = 1 << COL_SHIFT
+_COL_FIELD = _COL_MUL - 1
+#: int64 slots per ply of the ordering scratch (8 on 7x6)
+ORDER_STRIDE = max(8, WIDTH)
 
-_COLS = COLUMN_MASKS  # geometry's, defined once
-_U0 = np.uint64(0)
-_U1 = np.uint64(1)
+_COLS = COLUMN_MASKS  # bitboard's, defined once
+# Bitboard words (np.uint64 up to 64 bits, 128-bit words beyond: .bitboard) ...
+_U0 = U0
+_U1 = U1
+# ... and the tables' data words, always np.uint64.
+_Z64 = np.uint64(0)
+_S1 = np.uint64(1)  # a shift count
 
 
 def _order_values() -> np.ndarray:
     """MILTON's static ordering (thesis 5.1, fig. 5.1): fours through the square, doubled,
     plus one in the lower half of the board; indexed by bit (col * (HEIGHT + 1) + row)."""
-    v = np.zeros(64, dtype=np.int64)
+    v = np.zeros(max(64, WIDTH * (HEIGHT + 1)), dtype=np.int64)
     for c in range(WIDTH):
         for r in range(HEIGHT):
             v[c * (HEIGHT + 1) + r] = 2 * SQUARE_VALUES[c][r] + (1 if r < HEIGHT // 2 else 0)
@@ -216,11 +230,11 @@ def ab(st, cur, mask, key, n, d2, alpha, beta, sply):
     w2 = probe(load_i64(st, S_T2), tmask, key)
     w1 = probe(load_i64(st, S_T1), tmask, key)
     store_i64(ctl, C_PROBES, load_i64(ctl, C_PROBES) + 1)
-    if w1 != _U0 or w2 != _U0:
+    if w1 != _Z64 or w2 != _Z64:
         store_i64(ctl, C_HITS, load_i64(ctl, C_HITS) + 1)
     for k in range(2):
         w = w2 if k == 0 else w1  # table 1 last: it wins
-        if w == _U0:
+        if w == _Z64:
             continue
         mv = d_move(w)
         if mv >= 0:
@@ -270,7 +284,7 @@ def ab(st, cur, mask, key, n, d2, alpha, beta, sply):
     if forced:
         moves = forced
     else:
-        moves = play & ~(othr >> _U1)  # never play under an opponent's threat
+        moves = play & ~(othr >> _S1)  # never play under an opponent's threat
         if moves == _U0:
             return -(WIN - (n + 2))
     nmoves = popcount(moves)
@@ -287,7 +301,7 @@ def ab(st, cur, mask, key, n, d2, alpha, beta, sply):
 
     # ordering: hash move, killers, static square values
     order = load_i64(st, S_ORDER)
-    ob = sply * 8
+    ob = sply * ORDER_STRIDE
     kill = load_i64(st, S_KILL)
     k1 = -1
     k2 = -1
@@ -310,7 +324,7 @@ def ab(st, cur, mask, key, n, d2, alpha, beta, sply):
                     # build threes): beyond MILTON, a switch so that it can be compared
                     mv = moves & _COLS[c]
                     s += 32 * popcount(winning_squares(cur | mv, mask | mv))
-            e = s * 8 + c
+            e = s * _COL_MUL + c
             j = cnt
             while j > 0 and load_i64(order, ob + j - 1) < e:
                 store_i64(order, ob + j, load_i64(order, ob + j - 1))
@@ -322,10 +336,10 @@ def ab(st, cur, mask, key, n, d2, alpha, beta, sply):
     best = -INF
     bestmove = -1
     orig_alpha = alpha
-    color = np.int64(n & 1) * 64
+    color = np.int64(n & 1) * Z_STRIDE
     pv = load_i64(st, S_PV)
     for i in range(cnt):
-        col = load_i64(order, ob + i) & 7
+        col = load_i64(order, ob + i) & _COL_FIELD
         mv = play & _COLS[col]
         store_i64(path, b, col)
         store_i64(path, b + 3, i)
@@ -347,11 +361,11 @@ def ab(st, cur, mask, key, n, d2, alpha, beta, sply):
             if v > alpha:
                 alpha = v
                 # principal variation: this move, then the child's
-                base = sply * 64
+                base = sply * MAX_PLY
                 store_i64(pv, base, col)
                 cl = load_i64(pvl, sply + 1)
                 for j in range(cl):
-                    store_i64(pv, base + 1 + j, load_i64(pv, base + 64 + j))
+                    store_i64(pv, base + 1 + j, load_i64(pv, base + MAX_PLY + j))
                 store_i64(pvl, sply, cl + 1)
                 if alpha >= beta:
                     if (flags & F_KILL) and col != hmove and col != k1:
@@ -383,4 +397,4 @@ def search_root(st, cur, mask, key, n, d2, alpha, beta):
     Plain Python on purpose: numba cannot load from its cache a kernel that calls a
     recursive kernel (the recursive symbol stays unresolved), so Python calls ``ab``.
     """
-    return ab(st, np.uint64(cur), np.uint64(mask), np.uint64(key), n, d2, alpha, beta, 0)
+    return ab(st, word(cur), word(mask), np.uint64(key), n, d2, alpha, beta, 0)

@@ -2,7 +2,8 @@
 
 Zobrist keys: fixed 64-bit random numbers (a White and a Black disc on each square: 84 on
 7x6), XORed incrementally as discs are played; the whole 64-bit key is stored and
-compared (verified keys), the low bits are the address.
+compared (verified keys), the low bits are the address. The keys stay 64-bit on the boards
+past 64 bits too (only the table of random numbers grows: ``Z_STRIDE``).
 
 MILTON's tables 1 and 2 are addressed by the same bits; here they are interleaved as a
 two-slot bucket (32 bytes, inside one cache line): slot 1 is table 1, always replaced;
@@ -14,8 +15,8 @@ searches; it is the only one not cleared before each move.
 
 Entry layout: two ``uint64`` words, the key and the data word:
 bits 0-15 value + 32768, 16-23 depth in half plies, 24-25 flag, 26-28 move + 1 (26-29 from
-8 columns on: ``MOVE_BITS``), then the "exact mode" bit (29 on 7x6; stored during a
-full-depth iteration, whose values are all exact).
+8 columns on, 26-30 from 16: ``MOVE_BITS``), then the "exact mode" bit (29 on 7x6; stored
+during a full-depth iteration, whose values are all exact).
 Kernels reach the tables through raw addresses (``engine/mem.py``).
 """
 
@@ -24,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .geometry import H1, WIDTH
+from .geometry import H1, KEY_BITS, WIDTH
 from .mem import load_u64, store_u64
 
 EXACT = 1
@@ -43,28 +44,40 @@ _M3 = np.uint64(3)
 _M7 = np.uint64((1 << MOVE_BITS) - 1)
 
 
+#: ``ZOBRIST``'s stride between the two players: 64 up to 64 bits (7x6's table as it always
+#: was), the board's bits beyond.
+Z_STRIDE = max(64, KEY_BITS)
+
+
 def _zobrist() -> np.ndarray:
-    """``ZOBRIST[player * 64 + bit]``: the random number of a disc of ``player`` on ``bit``."""
+    """``ZOBRIST[player * Z_STRIDE + bit]``: the random number of a disc of ``player`` on
+    ``bit`` (``zobrist_index``)."""
     rng = np.random.default_rng(0x4D494C544F4E)  # fixed: searches are deterministic
-    z = np.zeros(128, dtype=np.uint64)
+    z = np.zeros(2 * Z_STRIDE, dtype=np.uint64)
     for c in range(WIDTH):
         for r in range(H1 - 1):
             for p in range(2):
-                z[p * 64 + c * H1 + r] = rng.integers(1, 2**64 - 1, dtype=np.uint64)
+                z[p * Z_STRIDE + c * H1 + r] = rng.integers(1, 2**64 - 1, dtype=np.uint64)
     return z
 
 
 ZOBRIST = _zobrist()
 
 
+def zobrist_index(player: int, col: int, row: int) -> int:
+    """Index in ``ZOBRIST`` of a disc of ``player`` (0: White, the first to move) on the
+    square (``col``, ``row``)."""
+    return player * Z_STRIDE + col * H1 + row
+
+
 def zobrist_key(white: int, black: int) -> int:
     """Zobrist key of a position given the bitboards of White's and Black's discs."""
     k = 0
-    for bit in range(64):
+    for bit in range(KEY_BITS):
         if white >> bit & 1:
             k ^= int(ZOBRIST[bit])
         if black >> bit & 1:
-            k ^= int(ZOBRIST[64 + bit])
+            k ^= int(ZOBRIST[Z_STRIDE + bit])
     return k
 
 

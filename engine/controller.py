@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from . import analysis_kernel as K
 from .analysis_eval import INF, WIN
+from .analysis_tt import zobrist_key
 from .book_line import BookAnswer, book_answer
 from .booklink import BookLike
 from .deepening import Deepening, Iteration, fallback_move, lost_line, report, root_moves
@@ -42,7 +43,7 @@ from .seam import (
     Source,
     check_node_limit,
 )
-from .search import aspiration_window, classify, zobrist_key
+from .search import aspiration_window, classify
 from .search_state import Run, Steering
 from .solver import Solver, warmup_position
 
@@ -565,7 +566,7 @@ class SearchController:
             return
         if self._book is not None and self._answer_from_book(pos, gen, self._book):
             return
-        key = zobrist_key(pos)
+        key = zobrist_key(pos.stones(0), pos.stones(1))  # (analysis_tt's: any size)
         empties = SIZE - pos.ply
         deep, ctl = self._deep, self._ctl
         reason = SearchState.DONE

@@ -17,12 +17,19 @@ import numpy as np
 
 from . import analysis_kernel as K
 from .analysis_eval import EG_WORDS, INF, WIN
-from .analysis_tt import MOVE_BITS, MOVE_SHIFT, ZOBRIST, new_buckets, new_table, table_entries
-from .bitboard import possible, winning_squares
+from .analysis_tt import (
+    MOVE_BITS,
+    MOVE_SHIFT,
+    ZOBRIST,
+    new_buckets,
+    new_table,
+    table_entries,
+    zobrist_index,
+)
 from .booklink import BookLike, book_args
-from .geometry import CENTER_ORDER, H1, column_bits
+from .geometry import CENTER_ORDER, column_bits
 from .mem import address
-from .position import Position, winning_move
+from .position import Position, winning_move, winning_squares
 from .seam import IterationReport, PathEntry, PvLine, Score, SearchOptions, SearchState, Source
 from .search import classify
 
@@ -54,7 +61,7 @@ class Deepening:
         self._pv = np.zeros(K.MAX_PLY * K.MAX_PLY, dtype=np.int64)
         self._pvlen = np.zeros(K.MAX_PLY, dtype=np.int64)
         self._kill = np.full(K.MAX_PLY * 2, -1, dtype=np.int64)
-        self._order = np.zeros(K.MAX_PLY * 8, dtype=np.int64)
+        self._order = np.zeros(K.MAX_PLY * K.ORDER_STRIDE, dtype=np.int64)
         self._eg = np.zeros(EG_WORDS, dtype=np.int64)
         self._rec = new_table(REC_ENTRIES)
         self._tt = np.zeros(4, dtype=np.uint64)  # tables 1 and 2, interleaved buckets
@@ -212,7 +219,7 @@ class Deepening:
                             break
             if mv < 0 or not p.can_play(mv):
                 break
-            key ^= int(ZOBRIST[(p.ply & 1) * 64 + mv * H1 + p.height(mv)])
+            key ^= int(ZOBRIST[zobrist_index(p.ply & 1, mv, p.height(mv))])
             p.play(mv)
             line.append(mv)
         return tuple(line)
@@ -253,8 +260,8 @@ def root_moves(pos: Position) -> tuple[tuple[int, ...], tuple[int, ...]]:
     move that does not play under one; none under two threats or when every move does).
     The root must not be won at once (the controller answers that without a search)."""
     cur, mask = pos.current, pos.mask
-    play = int(possible(mask))
-    othr = int(winning_squares(cur ^ mask, mask))
+    play = pos.possible_squares()  # Python ints: any size
+    othr = winning_squares(cur ^ mask, mask)
     forced = othr & play
     if forced & (forced - 1):
         moves = 0
