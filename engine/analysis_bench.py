@@ -17,7 +17,7 @@ from pathlib import Path
 from .booklink import BookLike
 from .controller import SearchController
 from .geometry import WIDTH
-from .position import Position
+from .position import MOVE_CHARS, Position
 from .seam import Limits, SearchOptions
 
 DEFAULT_POSITIONS = Path(__file__).resolve().parent.parent / "tests" / "data" / "positions.txt"
@@ -44,7 +44,7 @@ def read_positions(path: Path) -> list[tuple[str, int, list[int | None]]]:
         if not parts:
             continue
         if len(parts) != 2 + WIDTH:
-            raise ValueError(f"{path}:{i + 1}: expected moves, score and 7 column scores")
+            raise ValueError(f"{path}:{i + 1}: expected moves, score and {WIDTH} column scores")
         cols = [None if x == "x" else int(x) for x in parts[2:]]
         rows.append((parts[0], int(parts[1]), cols))
     return rows
@@ -79,8 +79,9 @@ def accuracy(limits: Limits, opts: SearchOptions, path: Path = DEFAULT_POSITIONS
 
 
 def openings() -> list[str]:
-    """MILTON's 49 two-ply openings: 1. a1 a2, 1. a1 b1, ... 1. g1 g2 (as digit strings)."""
-    return [f"{a}{b}" for a in range(1, WIDTH + 1) for b in range(1, WIDTH + 1)]
+    """MILTON's 49 two-ply openings: 1. a1 a2, 1. a1 b1, ... 1. g1 g2 (as digit strings:
+    ``MOVE_CHARS``, so A, B... from the tenth column on)."""
+    return [a + b for a in MOVE_CHARS for b in MOVE_CHARS]
 
 
 def play_game(start: str, white: SearchController, black: SearchController, limits: Limits,
