@@ -22,9 +22,7 @@ holds the internal value (see ``engine/analysis_eval.py`` for the bands).
 from __future__ import annotations
 
 from .analysis_eval import INF, REAL_MIN, REC, REC_MIN, WIN
-from .analysis_tt import ZOBRIST
-from .geometry import H1, win_score
-from .position import Position
+from .geometry import win_score
 from .seam import (
     Band,
     IterationReport,
@@ -95,12 +93,3 @@ def aspiration_window(values: dict[int, int], depth: int, parity: bool) -> tuple
     if parity and same is not None and abs(last) < REC_MIN and abs(same) < REC_MIN:
         return _next_window(same, 2)
     return _next_window(last)
-
-
-def zobrist_key(pos: Position) -> int:
-    k = 0
-    for ply, col, row in pos.moves_iter():
-        k ^= int(ZOBRIST[(ply & 1) * 64 + col * H1 + row])
-    return k
-
-

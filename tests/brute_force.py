@@ -100,8 +100,12 @@ def column_scores(width: int, height: int, moves: list[int], score) -> list[int 
 
 
 def random_positions(width: int, height: int, empties: int, n: int,
-                     seed: int) -> list[list[int]]:
-    """``n`` random positions (0-based move lists, not over) with ``empties`` squares left."""
+                     seed: int, avoid_fours: bool = False) -> list[list[int]]:
+    """``n`` random positions (0-based move lists, not over) with ``empties`` squares left.
+
+    ``avoid_fours``: the random games never complete a four (a move that would is not
+    chosen), for the large boards, where a plain random game almost always ends long
+    before the last ten squares (16x7, 4x31)."""
     rng = random.Random(seed)
     found: list[list[int]] = []
     while len(found) < n:
@@ -109,8 +113,13 @@ def random_positions(width: int, height: int, empties: int, n: int,
         cols: list[list[int]] = [[] for _ in range(width)]
         over = False
         while len(moves) < width * height - empties:
-            c = rng.choice([c for c in range(width) if len(cols[c]) < height])
-            cols[c].append(len(moves) % 2)
+            choices = [c for c in range(width) if len(cols[c]) < height]
+            rng.shuffle(choices)
+            for c in choices:
+                cols[c].append(len(moves) % 2)
+                if not (avoid_fours and _is_four(cols, c, width, height)) or c == choices[-1]:
+                    break
+                cols[c].pop()
             moves.append(c)
             if _is_four(cols, c, width, height):
                 over = True
