@@ -53,8 +53,17 @@ _ENDS = {"done": "search complete", "node_limit": "node limit reached", "stopped
 _ANSWERED = {"book": "answered from the books", "exact": "exact without a search"}
 
 
+def _char(col: int) -> str:
+    """A column in the digit notation: 1-9, then A-P (the engine is imported once the size
+    is set)."""
+    from c4tui.engine.position import MOVE_CHARS
+
+    return MOVE_CHARS[col]
+
+
 def _columns(cols) -> str:
-    return "".join(str(c + 1) for c in cols)
+    """Columns in the digit notation ("1313" on 16x7 was column 13 twice, or 1 and 3)."""
+    return "".join(_char(c) for c in cols)
 
 
 def _score_json(score: Score) -> dict:
@@ -117,7 +126,7 @@ def _table(pos, snap):
 
 def _lines_text(pos, lines) -> str:
     """``--multipv``'s lines as text: number, move, score, pv (columns 1-7)."""
-    return "\n".join(f"{i + 1}. {ln.move + 1} {_score_text(ln.score, pos.ply)}"
+    return "\n".join(f"{i + 1}. {_char(ln.move)} {_score_text(ln.score, pos.ply)}"
                      f" ({ln.score.band}): {_columns(ln.pv)}" for i, ln in enumerate(lines))
 
 
@@ -318,7 +327,7 @@ def _print_result(pos: Position, res: SearchResult, as_json: bool, multipv: bool
         print(json.dumps(out), flush=True)
         return
     why = _ANSWERED.get(str(res.source)) or _ENDS.get(str(res.reason), str(res.reason))
-    typer.echo(f"best move {res.best_move + 1}, {_score_text(res.score, pos.ply)}, "
+    typer.echo(f"best move {_char(res.best_move)}, {_score_text(res.score, pos.ply)}, "
                f"band {res.score.band}, depth {res.depth}, {res.nodes:,} nodes ({why})")
     typer.echo(f"principal variation: {_columns(res.pv)}")
     if multipv:
