@@ -203,6 +203,36 @@ def test_an_unreadable_autosave_is_set_aside_with_a_warning(tmp_path):
     assert (directory / "session-1-abc.unreadable").exists()
 
 
+def test_an_autosave_of_another_board_size_is_left_for_that_size(tmp_path):
+    """Bug: a 7x6 workstation took a 10x10 session's autosave for unreadable and renamed it
+    (the 10x10 workstation then never offered it back); it is left as it is, unwarned."""
+    directory = tmp_path / "auto"
+    directory.mkdir()
+    other = directory / "session-2-def.c4g"
+    other.write_text('[Size "10x10"]\n\n1. e1 e2 *\n')
+    said: list[str] = []
+    assert find_orphan(directory, warn=said.append) is None
+    assert said == [] and other.exists()
+    assert not (directory / "session-2-def.unreadable").exists()
+    assert not (directory / "session-2-def.lock").exists() or _lock_free(
+        directory / "session-2-def.lock")
+
+
+def _lock_free(lock):
+    """Whether nobody holds the lock file (find_orphan released it)."""
+    import fcntl
+    import os
+
+    fd = os.open(lock, os.O_RDWR)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+
+
 def test_a_game_too_large_for_a_file_is_not_autosaved(tmp_path):
     autosave = Autosave(tmp_path / "auto")
     autosave.start()

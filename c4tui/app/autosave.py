@@ -342,6 +342,9 @@ def find_orphan(directory: Path | None = None,
             continue
         try:
             session = Session.from_game(gamefile.load_game(path))
+        except gamefile.GameSizeError:
+            os.close(fd)  # a session of another board size: offered when that size runs
+            continue
         except gamefile.GameFileError as exc:
             bad = path.with_suffix(".unreadable")
             with contextlib.suppress(OSError):

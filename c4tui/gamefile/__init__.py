@@ -40,10 +40,18 @@ from .files import (
     resolve_user_path,
     save_game,
 )
-from .game import Game, GameFileError, GameFileExistsError, format_game, parse_game, result_of
+from .game import (
+    Game,
+    GameFileError,
+    GameFileExistsError,
+    GameSizeError,
+    format_game,
+    parse_game,
+    result_of,
+)
 from .movetext import RESULTS
 from .tree import Node
 
 __all__ = ["GAME_SUFFIX", "GAME_SUFFIXES", "MAX_FILE_BYTES", "RESULTS", "Game", "GameFileError",
-           "GameFileExistsError", "Node", "data_dir", "default_save_path", "format_game",
-           "load_game", "parse_game", "resolve_user_path", "result_of", "save_game"]
+           "GameFileExistsError", "GameSizeError", "Node", "data_dir", "default_save_path",
+           "format_game", "load_game", "parse_game", "resolve_user_path", "result_of", "save_game"]

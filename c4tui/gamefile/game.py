@@ -19,6 +19,15 @@ class GameFileError(ValueError):
     """A game file that cannot be read or written; the message is one line."""
 
 
+class GameSizeError(GameFileError):
+    """A well-formed game of another board size than the process runs (``size``: its
+    ``(width, height)``)."""
+
+    def __init__(self, message: str, size: tuple[int, int]) -> None:
+        super().__init__(message)
+        self.size = size
+
+
 class GameFileExistsError(GameFileError):
     """Saving would replace an existing file and ``overwrite`` was not given."""
 
@@ -148,8 +157,8 @@ def _check_size(headers: dict[str, str], source: str) -> None:
         raise GameFileError(f"{source}: Size header: {exc}") from None
     if size != (geometry.WIDTH, geometry.HEIGHT):
         name = geometry.size_name(*size)
-        raise GameFileError(f"{source}: a {name} game{'' if text else ' (no Size header)'}, "
-                            f"but c4tui runs {geometry.NAME} (open it with --size {name})")
+        raise GameSizeError(f"{source}: a {name} game{'' if text else ' (no Size header)'}, "
+                            f"but c4tui runs {geometry.NAME} (open it with --size {name})", size)
 
 
 def _clip(text: str, width: int = 40) -> str:
