@@ -50,7 +50,7 @@ from .analysis_tt import (
 )
 from .bitboard import COLUMN_MASKS, U0, U1, possible, word
 from .book_probe import BOOK_MISS, book_probe
-from .geometry import HEIGHT, SIZE, SQUARE_VALUES, WIDTH, win_ply
+from .geometry import CENTER_ORDER, HEIGHT, SIZE, SQUARE_VALUES, WIDTH, win_ply
 from .mem import load_i64, sleep_us, store_i64
 
 # ---- control array (int64), shared with the Python controller
@@ -112,6 +112,16 @@ _COL_MUL = 1 << COL_SHIFT
 _COL_FIELD = _COL_MUL - 1
 #: int64 slots per ply of the ordering scratch (8 on 7x6)
 ORDER_STRIDE = max(8, WIDTH)
+#: Past 7 columns, ties in the ordering key go to the column nearer the centre: the middle
+#: columns of a wide board have the same square values, and the key's column field made
+#: the rightmost of them the search's move wherever the values were level (g on the empty
+#: 10x10). Up to 7 columns the field is the column itself, as MILTON's 7x6 order always was.
+CENTRAL_TIES = WIDTH > 7
+#: The column's value in the key's field (larger wins a tie) and the field back to the column.
+_TIE = np.zeros(WIDTH, dtype=np.int64)
+for _i, _c in enumerate(CENTER_ORDER):
+    _TIE[_c] = WIDTH - 1 - _i
+_TIE_COL = np.argsort(_TIE).astype(np.int64)
 
 _COLS = COLUMN_MASKS  # bitboard's, defined once
 # Bitboard words (np.uint64 up to 64 bits, 128-bit words beyond: .bitboard) ...
@@ -324,7 +334,7 @@ def ab(st, cur, mask, key, n, d2, alpha, beta, sply):
                     # build threes): beyond MILTON, a switch so that it can be compared
                     mv = moves & _COLS[c]
                     s += 32 * popcount(winning_squares(cur | mv, mask | mv))
-            e = s * _COL_MUL + c
+            e = s * _COL_MUL + (_TIE[c] if CENTRAL_TIES else c)
             j = cnt
             while j > 0 and load_i64(order, ob + j - 1) < e:
                 store_i64(order, ob + j, load_i64(order, ob + j - 1))
@@ -340,6 +350,8 @@ def ab(st, cur, mask, key, n, d2, alpha, beta, sply):
     pv = load_i64(st, S_PV)
     for i in range(cnt):
         col = load_i64(order, ob + i) & _COL_FIELD
+        if CENTRAL_TIES:
+            col = _TIE_COL[col]
         mv = play & _COLS[col]
         store_i64(path, b, col)
         store_i64(path, b + 3, i)

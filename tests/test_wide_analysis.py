@@ -265,3 +265,16 @@ def test_cli_analyzes_a_two_word_board() -> None:
     its = [r for r in rows if r["type"] == "iteration"]
     assert len(its) >= 5 and rows[-1]["type"] == "result"
     assert rows[-1]["reason"] == "node_limit" and rows[-1]["best_move"] in range(8)
+
+
+def test_level_moves_go_to_the_centre_on_a_wide_board() -> None:
+    """Bug: on 9 columns and more the middle columns have the same square values, and a
+    tie in the move ordering went to the rightmost of them: from the empty 9x9 board the
+    search's move was column 6 (g on 10x10) wherever its values were level. Now the
+    centre, e (column 5)."""
+    out = subprocess.run([sys.executable, "-m", "c4tui", "analyze", "--size", "9x9", "",
+                          "--depth", "2", "--json"], capture_output=True, text=True,
+                         timeout=900, check=False)
+    assert out.returncode == 0, out.stderr[-3000:]
+    result = json.loads(out.stdout.splitlines()[-1])
+    assert result["score"] == 0 and result["best_move"] == 5, result
