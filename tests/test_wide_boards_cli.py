@@ -184,3 +184,12 @@ def test_8x8_never_opens_the_7x6_book(tmp_path: Path) -> None:
     assert out.returncode == 0 and out.stderr == "", out.stderr
     assert out.stdout.startswith("None no books on 10x10 (a book's keys are 64 bits, a "
                                  "position of this board takes 110)")
+
+
+def test_inaccuracy_ranges_over_the_board() -> None:
+    """``--inaccuracy N`` (moves slower) goes up to the board's squares: 64 on 8x8 (it was
+    42, 7x6's, on every size); past them, one line before any solving."""
+    for command in (["review", "44"], ["open", "44"]):
+        out = c4tui(*command, "--inaccuracy", "65", size="8x8")
+        assert out.returncode == 2 and out.stdout == ""
+        assert out.stderr == "c4tui: --inaccuracy 65: out of range (1 to 64)\n", out.stderr

@@ -16,7 +16,7 @@ from c4tui.review import INACCURACY_MOVES
 from c4tui.units import Strength
 
 from . import options
-from .errors import FAILURE, check_range, fail
+from .errors import FAILURE, fail
 from .size import SIZE_OPTION, check_size
 
 if TYPE_CHECKING:
@@ -108,7 +108,7 @@ def open_workstation(
 ) -> None:
     """Open the analysis workstation on a position, a move sequence or a game file."""
     check_size(size, "open")
-    check_range("--inaccuracy", inaccuracy, 1, 42)
+    options.check_inaccuracy(inaccuracy)
     limit = options.nodes(nodes)
     hash_mb = options.hash_mb(hash_text)
     argv = external_command(engine_cmd)

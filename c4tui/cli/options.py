@@ -50,7 +50,8 @@ def hash_option(table: str = "Transposition table size", default: str = "the sol
 #: The review's N of the ``?!`` marks (``review``, and the app's ``R``).
 INACCURACY = Annotated[
     int, typer.Option("--inaccuracy", metavar="N", help="Mark ?! a move that keeps the "
-                      "result but makes it N or more moves slower (1-42; the review).")
+                      "result but makes it N or more moves slower (1 to the board's squares: "
+                      "1-42 on 7x6; the review).")
 ]
 
 SOLVER_BOOK = Annotated[bool, typer.Option("--book/--no-book", help="Use the opening books.")]
@@ -139,3 +140,11 @@ def stdin_lines() -> Iterator[str | LineTooLong]:
             continue
         line = line.rstrip("\r\n")
         yield line.removeprefix("\ufeff") if n == 1 else line
+
+
+def check_inaccuracy(moves: int) -> None:
+    """``--inaccuracy N``: 1 to the board's squares (a game is no longer; 42 on 7x6), or a
+    one-line error. Call once the size is set (it imports the engine's geometry)."""
+    from c4tui.engine.geometry import SIZE
+
+    check_range("--inaccuracy", moves, 1, SIZE)

@@ -23,7 +23,7 @@ from c4tui.review import INACCURACY_MOVES, MARKS
 from c4tui.units import plural
 
 from . import options
-from .errors import FAILURE, check_range, fail
+from .errors import FAILURE, fail
 from .size import SIZE_OPTION, check_size
 
 if TYPE_CHECKING:
@@ -62,7 +62,7 @@ def review(
     check_size(size, "review")
     hash_mb = options.hash_mb(hash_text)
     threads = options.threads(threads)
-    check_range("--inaccuracy", inaccuracy, 1, 42)
+    options.check_inaccuracy(inaccuracy)
     folder = Path(game[0]).expanduser() if len(game) == 1 and game[0].strip() else None
     if summary or (folder is not None and folder.is_dir()):
         _summary(folder, as_json, summary, inaccuracy,
