@@ -85,7 +85,8 @@ async def test_two_engines_play_a_game_to_the_end_and_pause_works():
                     60)
         # pause: the engines stop; the game stays as it is, however long one waits for it
         await pilot.press("V")
-        assert app.play.paused and "paused: V resumes" in status(app)
+        assert app.play.paused and "paused: V resumes" in status(app), (
+            status(app), app.model.line, type(app.screen).__name__)
         await until(pilot, lambda: not app.bridge.player.thinking(), "the engine stopped")
         paused_at = list(app.model.line)
         await pilot.press("1")  # paused: the user may play a move, the engines go on from it
