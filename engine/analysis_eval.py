@@ -52,8 +52,6 @@ REC_MIN = REC - SIZE - 2
 
 # Bitboard words (np.uint64 up to 64 bits, 128-bit words beyond: .bitboard); shift counts
 # stay np.uint64.
-_U1 = U1
-_U0 = U0
 _TOP_ROW = word(sum(1 << (c * (HEIGHT + 1) + HEIGHT - 1) for c in range(WIDTH)))
 _COLS = COLUMN_MASKS  # bitboard's, defined once
 _S1 = np.uint64(1)
@@ -79,7 +77,7 @@ def threat_fill(cur, mask):
     me = winning_squares(cur, mask)
     you = winning_squares(cur ^ mask, mask)
     thr = me | you
-    cols = _U0
+    cols = U0
     for c in range(WIDTH):
         if thr & _COLS[c]:
             cols |= _COLS[c]
@@ -89,19 +87,19 @@ def threat_fill(cur, mask):
     while True:
         step += 1
         play = (m + U_BOTTOM) & U_BOARD & cols
-        if play == _U0:
+        if play == U0:
             return 0, 0
         if play & me:  # (1) own acute threat: the four is made
             return side, step
         sq = play & you  # (2) block the opponent's acute threat
-        if sq == _U0:
+        if sq == U0:
             under_me = play & (me >> _S1)
             under_you = play & (you >> _S1)
             sq = play & ~(under_me | under_you)  # (3) under no threat
-            if sq == _U0:
+            if sq == U0:
                 sq = under_me & ~under_you  # (4) under an own threat
                 if sq:
-                    odd = _U0
+                    odd = U0
                     for c in range(WIDTH):
                         b = sq & _COLS[c]
                         if b and popcount(_COLS[c] & ~m) & 1:
@@ -111,7 +109,7 @@ def threat_fill(cur, mask):
                         sq = odd
                 else:
                     sq = play  # (5) under an opponent's threat
-        sq &= ~sq + _U1  # one square: the lowest bit
+        sq &= ~sq + U1  # one square: the lowest bit
         m |= sq
         me &= ~m
         you &= ~m
@@ -139,13 +137,13 @@ def recognizable(mask):
     The caller also requires that neither side has an acute threat.
     """
     free = ~mask & _TOP_ROW
-    if free == _U0:
+    if free == U0:
         return False
-    low = free & (~free + _U1)
+    low = free & (~free + U1)
     rest = free ^ low
-    if rest == _U0:
+    if rest == U0:
         return True
-    if rest & (rest - _U1):
+    if rest & (rest - U1):
         return False
     if _CAP_FREE and popcount(~mask & U_BOARD) > EG_MAX_FREE:
         return False
@@ -157,19 +155,19 @@ def recognizable(mask):
 def _eg_node(cur, mask, n):
     """``(terminal, value, moves)`` of an endgame node (see :func:`endgame_value`)."""
     if n == SIZE:
-        return True, 0, _U0
+        return True, 0, U0
     play = (mask + U_BOTTOM) & U_BOARD
     if winning_squares(cur, mask) & play:
-        return True, WIN - (n + 1), _U0
+        return True, WIN - (n + 1), U0
     ot = winning_squares(cur ^ mask, mask)
     forced = ot & play
-    if forced & (forced - _U1):
-        return True, -(WIN - (n + 2)), _U0
+    if forced & (forced - U1):
+        return True, -(WIN - (n + 2)), U0
     if forced:
         return False, 0, forced
     moves = play & ~(ot >> _S1)
-    if moves == _U0:
-        return True, -(WIN - (n + 2)), _U0
+    if moves == U0:
+        return True, -(WIN - (n + 2)), U0
     return False, 0, moves
 
 
@@ -224,16 +222,16 @@ def endgame_value(cur, mask, n, buf):
                 if v > load_i64(buf, f + _F_ALPHA):
                     store_i64(buf, f + _F_ALPHA, v)
                     if v >= load_i64(buf, f + _F_BETA):
-                        moves = _U0
+                        moves = U0
                         store_word(buf, f + _F_MOVES, moves)
-        if moves == _U0:
+        if moves == U0:
             ret = load_i64(buf, f + _F_BEST)
             if sp == 0:
                 return ret
             have_ret = True
             sp -= 1
             continue
-        mv = moves & (~moves + _U1)
+        mv = moves & (~moves + U1)
         store_word(buf, f + _F_MOVES, moves ^ mv)
         c = load_word(buf, f + _F_CUR)
         m = load_word(buf, f + _F_MASK)

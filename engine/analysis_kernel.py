@@ -124,10 +124,7 @@ for _i, _c in enumerate(CENTER_ORDER):
 _TIE_COL = np.argsort(_TIE).astype(np.int64)
 
 _COLS = COLUMN_MASKS  # bitboard's, defined once
-# Bitboard words (np.uint64 up to 64 bits, 128-bit words beyond: .bitboard) ...
-_U0 = U0
-_U1 = U1
-# ... and the tables' data words, always np.uint64.
+# The tables' data words are always np.uint64 (bitboards are words: .bitboard's U0, U1).
 _Z64 = np.uint64(0)
 _S1 = np.uint64(1)  # a shift count
 
@@ -223,7 +220,7 @@ def ab(st, cur, mask, key, n, d2, alpha, beta, sply):
     opp = cur ^ mask
     othr = winning_squares(opp, mask)
     forced = othr & play
-    if forced & (forced - _U1):
+    if forced & (forced - U1):
         return -(WIN - (n + 2))  # two acute threats: lost whatever we play
 
     # opening book (thesis 4.4, listing 4.2): exact scores of the positions it holds
@@ -269,7 +266,7 @@ def ab(st, cur, mask, key, n, d2, alpha, beta, sply):
         return alpha
 
     # interior-node recognition (thesis 6.2): exact, cached in table 3
-    if sply > 0 and (flags & F_RECOG) and forced == _U0 and recognizable(mask):
+    if sply > 0 and (flags & F_RECOG) and forced == U0 and recognizable(mask):
         rt = load_i64(st, S_REC)
         rmask = np.uint64(load_i64(st, S_RECMASK))
         found, v = rec_probe(rt, rmask, key)
@@ -286,7 +283,7 @@ def ab(st, cur, mask, key, n, d2, alpha, beta, sply):
 
     quies = False
     if d2 <= 0:
-        if forced == _U0:
+        if forced == U0:
             return evaluate(cur, mask, n)
         d2 += 4  # quiescence (listing 3.1): the opponent threatens, two more plies
         quies = True
@@ -295,7 +292,7 @@ def ab(st, cur, mask, key, n, d2, alpha, beta, sply):
         moves = forced
     else:
         moves = play & ~(othr >> _S1)  # never play under an opponent's threat
-        if moves == _U0:
+        if moves == U0:
             return -(WIN - (n + 2))
     nmoves = popcount(moves)
     store_d2 = d2

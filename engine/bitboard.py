@@ -34,10 +34,8 @@ else:
 WORD_SLOTS = 2 if TWO_WORDS else 1
 U0 = word(0)
 U1 = word(1)
-UBOTTOM = word(BOTTOM)
-UBOARD = word(BOARD)
-U_BOTTOM = UBOTTOM
-U_BOARD = UBOARD
+U_BOTTOM = word(BOTTOM)
+U_BOARD = word(BOARD)
 U_ODD_ROWS = word(ODD_ROWS)
 U_EVEN_ROWS = word(EVEN_ROWS)
 #: Each column's squares: an array of ``uint64`` (a tuple of words on the two-word sizes,
@@ -142,7 +140,7 @@ def winning_squares(p, mask):
     t = (p >> _SA) & (p >> _SA2)
     r |= t & (p << _SA)
     r |= t & (p >> _SA3)
-    return r & (UBOARD ^ mask)
+    return r & (U_BOARD ^ mask)
 
 
 @njit(inline="always", nogil=True, cache=True)
@@ -164,7 +162,7 @@ def has_four(p):
 @njit(inline="always", nogil=True, cache=True)
 def possible(mask):
     """The squares each non-full column would be filled at next."""
-    return (mask + UBOTTOM) & UBOARD
+    return (mask + U_BOTTOM) & U_BOARD
 
 
 @njit(inline="always", nogil=True, cache=True)

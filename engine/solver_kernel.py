@@ -47,9 +47,9 @@ from .bitboard import (
     COLUMN_MASKS,
     U0,
     U1,
+    U_BOARD,
     U_EVEN_ROWS,
     U_ODD_ROWS,
-    UBOARD,
     column_of,
     fold64,
     has_four,
@@ -195,9 +195,9 @@ def _safe_moves(poss, opp_win):
 @njit(inline="always", nogil=True, cache=True)
 def _above(g):
     """The squares above the lowest square of ``g`` in each column."""
-    up = (g << U1) & UBOARD
+    up = (g << U1) & U_BOARD
     for _ in range(HEIGHT - 2):  # unrolled: HEIGHT is a compile-time constant
-        up |= (up << U1) & UBOARD
+        up |= (up << U1) & U_BOARD
     return up
 
 
@@ -433,7 +433,7 @@ def _static_window(cur, mask, moves, alpha, beta, poss, opp_win, scratch):
             return beta, beta
 
     # A side that cannot complete any four any more cannot win: the score is bounded by 0.
-    free = UBOARD ^ mask
+    free = U_BOARD ^ mask
     if beta > 0 and not has_four(cur | free):
         beta = 0
         if alpha >= beta:

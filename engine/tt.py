@@ -53,9 +53,8 @@ CHECK_SHIFT = 2 * BOUND_BITS + MOVE_BITS + 5  # 20 on 7x6
 _M64 = (1 << 64) - 1  # (the two-word sizes' keys have their own constants, tt_wide.py)
 _MIX = np.uint64(0x9E3779B97F4A7C15 & ((1 << KEY_BITS) - 1) & _M64 | 1)
 _KEY_MASK = np.uint64(((1 << KEY_BITS) - 1) & _M64)
-U0 = np.uint64(0)
 #: An empty entry (what a probe returns for a miss).
-EMPTY = U0
+EMPTY = np.uint64(0)
 _B6 = np.uint64((1 << BOUND_BITS) - 1)
 _S6 = np.uint64(BOUND_BITS)
 _S12 = np.uint64(2 * BOUND_BITS)
@@ -119,12 +118,12 @@ def tt_probe(tt, bits, key):
     """The entry word stored for ``key``, or 0."""
     idx, check = tt_slot(key, bits)
     e = load_u64(tt, idx)
-    if e != U0 and (e >> _S20) == check:
+    if e != EMPTY and (e >> _S20) == check:
         return e
     e = load_u64(tt, idx + 1)
-    if e != U0 and (e >> _S20) == check:
+    if e != EMPTY and (e >> _S20) == check:
         return e
-    return U0
+    return EMPTY
 
 
 @njit(inline="always", nogil=True, cache=True)
@@ -196,21 +195,21 @@ def tt_store(tt, bits, key, lower, upper, move, work):
     """
     idx, check = tt_slot(key, bits)
     e0 = load_u64(tt, idx)
-    if e0 != U0 and (e0 >> _S20) == check:
+    if e0 != EMPTY and (e0 >> _S20) == check:
         lower, upper, move, work = _merge(e0, lower, upper, move, work)
         store_u64(tt, idx, _word(lower, upper, move, work, check))
         return 0
     e1 = load_u64(tt, idx + 1)
-    if e1 != U0 and (e1 >> _S20) == check:
+    if e1 != EMPTY and (e1 >> _S20) == check:
         lower, upper, move, work = _merge(e1, lower, upper, move, work)
-        if e0 != U0 and entry_work(e0) > work:
+        if e0 != EMPTY and entry_work(e0) > work:
             store_u64(tt, idx + 1, _word(lower, upper, move, work, check))
         else:  # promote it to the work-preferred word, the old one moves down
             store_u64(tt, idx + 1, e0)
             store_u64(tt, idx, _word(lower, upper, move, work, check))
         return 0
     w = _word(lower, upper, move, work, check)
-    if e0 == U0:
+    if e0 == EMPTY:
         store_u64(tt, idx, w)
         return 0
     if entry_work(e0) <= work:
@@ -218,7 +217,7 @@ def tt_store(tt, bits, key, lower, upper, move, work):
         store_u64(tt, idx, w)
     else:
         store_u64(tt, idx + 1, w)
-    return 1 if e1 != U0 else 0
+    return 1 if e1 != EMPTY else 0
 
 
 def bits_for_mb(mb: int) -> int:

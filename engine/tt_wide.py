@@ -23,10 +23,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bitboard import U0, U1, word
+from .bitboard import U1, word
 from .geometry import KEY_BITS
 from .mem import load_u64, prefetch, store_u64
-from .tt import CHECK_SHIFT, _merge, _word, entry_work
+from .tt import CHECK_SHIFT, EMPTY, _merge, _word, entry_work
 from .word128 import low64
 
 _MIX = word(0x9E3779B97F4A7C15F39CC0605CEDC835 & ((1 << KEY_BITS) - 1) | 1)
@@ -35,7 +35,6 @@ _LOW_BITS = 64 - CHECK_SHIFT  # the check's bits in word 0
 _S_LOW = np.uint64(_LOW_BITS)
 _S20 = np.uint64(CHECK_SHIFT)
 _LOW_MASK = np.uint64((1 << _LOW_BITS) - 1)
-_Z = np.uint64(0)
 
 
 @njit(inline="always", nogil=True, cache=True)
@@ -51,7 +50,7 @@ def tt_slot(key, bits):
 
 @njit(inline="always", nogil=True, cache=True)
 def _matches(e, f, lo, hi):
-    return e != _Z and (e >> _S20) == lo and (f ^ e) == hi
+    return e != EMPTY and (e >> _S20) == lo and (f ^ e) == hi
 
 
 @njit(inline="always", nogil=True, cache=True)
@@ -64,7 +63,7 @@ def tt_probe(tt, bits, key):
     e = load_u64(tt, idx + 2)
     if _matches(e, load_u64(tt, idx + 3), lo, hi):
         return e
-    return _Z
+    return EMPTY
 
 
 @njit(inline="always", nogil=True, cache=True)
@@ -95,7 +94,7 @@ def tt_store(tt, bits, key, lower, upper, move, work):
     f1 = load_u64(tt, idx + 3)
     if _matches(e1, f1, lo, hi):
         lower, upper, move, work = _merge(e1, lower, upper, move, work)
-        if e0 != _Z and entry_work(e0) > work:
+        if e0 != EMPTY and entry_work(e0) > work:
             _put(tt, idx + 2, _word(lower, upper, move, work, lo), hi)
         else:  # promote it to the work-preferred entry, the old one moves down
             store_u64(tt, idx + 2, e0)
@@ -103,7 +102,7 @@ def tt_store(tt, bits, key, lower, upper, move, work):
             _put(tt, idx, _word(lower, upper, move, work, lo), hi)
         return 0
     w = _word(lower, upper, move, work, lo)
-    if e0 == _Z:
+    if e0 == EMPTY:
         _put(tt, idx, w, hi)
         return 0
     if entry_work(e0) <= work:
@@ -112,7 +111,5 @@ def tt_store(tt, bits, key, lower, upper, move, work):
         _put(tt, idx, w, hi)
     else:
         _put(tt, idx + 2, w, hi)
-    return 1 if e1 != _Z else 0
+    return 1 if e1 != EMPTY else 0
 
-
-__all__ = ["U0", "tt_prefetch", "tt_probe", "tt_slot", "tt_store"]
