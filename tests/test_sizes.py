@@ -465,3 +465,12 @@ def test_bench_reads_a_set_file_of_another_size(tmp_path: Path) -> None:
         row = next(line for line in out.stdout.splitlines()
                    if line.split()[:1] == [path.name] and line.split()[1].isdigit())
         assert row.split()[1] == str(len(cases)) and row.split()[-1] == str(wrong), out.stdout
+    # a move the board does not have (column 5 on 5x4, 0-based), or a full column: one line
+    for text, why in (("0125 0", "character 4 '5': not a column (expected 0-4)"),
+                      ("00000 0", "move 5 (a): column a is full")):
+        path = tmp_path / "moves.txt"
+        path.write_text(f"{lines[0]}\n{text}\n")
+        out = subprocess.run([*run, "--set", str(path)], capture_output=True, text=True,
+                             timeout=900, env=env)
+        assert out.returncode == 2 and out.stderr.startswith(f"c4tui: {path}:2: "), out.stderr
+        assert why in out.stderr and out.stderr.count("\n") == 1, out.stderr

@@ -45,7 +45,14 @@ def load_set(directory: Path | None, name: str, count: int,
     missing = next((n for n, (_, s) in enumerate(rows, 1) if s is None), None)
     if missing is not None:
         fail(f"{path}:{missing}: expected '<moves> <score>'")
+    from c4tui.engine.position import IllegalMoveError, Position
+
     prefix = "0:" if zero_based else ""
+    for n, (moves, _) in enumerate(rows, 1):  # (a bad position: one line, not a traceback)
+        try:
+            Position.parse(prefix + moves)
+        except IllegalMoveError as exc:
+            fail(f"{path}:{n}: {exc}")
     return [(prefix + m, int(s)) for m, s in rows if s is not None]
 
 
