@@ -192,7 +192,7 @@ def _sets(sets: list[str] | None, enum_ply: int | None, count: int, data: Path |
             (f"{enum_ply}-ply", [(m, None) for m in moves_all[::step][:count]])]
     else:
         groups = [(Path(name).name if is_file_set(name) else name,
-                   list(load_set(data, name, count, zero_based)))
+                   list(load_set(data, name, count, zero_based, check_moves=True)))
                   for name in sets or DEFAULT_SETS]
     bench_groups(console, groups, solver, other, reset)
 

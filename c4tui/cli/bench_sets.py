@@ -28,12 +28,13 @@ def is_file_set(name: str) -> bool:
     return "/" in name or "\\" in name or Path(name).is_file()
 
 
-def load_set(directory: Path | None, name: str, count: int,
-             zero_based: bool = False) -> list[tuple[str, int]]:
+def load_set(directory: Path | None, name: str, count: int, zero_based: bool = False,
+             check_moves: bool = False) -> list[tuple[str, int]]:
     """The first ``count`` positions of the Pons set ``name`` (in ``directory``, default
     :func:`pons_dir`) or of the file ``name``, with their scores; ``zero_based``: the file
     counts columns from 0 (the moves come back as ``0:`` strings, which
-    ``Position.parse`` reads)."""
+    ``Position.parse`` reads); ``check_moves``: a position the board cannot have is a
+    one-line error naming its line (for the callers that solve every position)."""
     if is_file_set(name):
         path = Path(name)
     else:
@@ -48,7 +49,7 @@ def load_set(directory: Path | None, name: str, count: int,
     from c4tui.engine.position import IllegalMoveError, Position
 
     prefix = "0:" if zero_based else ""
-    for n, (moves, _) in enumerate(rows, 1):  # (a bad position: one line, not a traceback)
+    for n, (moves, _) in enumerate(rows if check_moves else (), 1):
         try:
             Position.parse(prefix + moves)
         except IllegalMoveError as exc:
