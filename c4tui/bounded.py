@@ -9,7 +9,10 @@ Hostile or mistaken input (``/dev/zero``, a FIFO, one endless line, ``d`` follow
 * :func:`bounded_lines` reads lines of at most :data:`MAX_LINE_CHARS` characters;
 * :func:`small_int` reads a number of at most :data:`MAX_DIGITS` digits, before ``int()``
   (which refuses more than 4300 digits with a ``ValueError`` of its own);
-* :func:`clip` shortens bad input before an error message quotes it.
+* :func:`clip` shortens bad input before an error message quotes it;
+* :func:`shown` is the one rule for untrusted text (from a file, a file name, a database
+  row or an engine) before any terminal or widget shows it: every character a terminal
+  could act on escaped, and the result bounded in length.
 
 Standard library only, so every layer (the game files, the books, the UGI engine) uses it.
 """
@@ -23,7 +26,7 @@ from collections.abc import Iterator
 from typing import IO, AnyStr
 
 __all__ = ["MAX_DIGITS", "MAX_LINE_CHARS", "MAX_SKIP", "SHOWN_CHARS", "FileRefused", "LineTooLong",
-           "bounded_lines", "clip", "read_file", "small_int"]
+           "bounded_lines", "clip", "read_file", "shown", "small_int"]
 
 #: The most digits any number in any grammar may have: every legal value (a square's
 #: row, a move number, a node count of at most 10^12, milliseconds) fits in 18 digits.
@@ -169,4 +172,24 @@ def small_int(text: str, max_digits: int = MAX_DIGITS, *, signed: bool = False) 
 def clip(text: str, width: int = SHOWN_CHARS) -> str:
     """``text`` shortened to ``width`` characters (an ellipsis marks the cut)."""
     return text if len(text) <= width else text[: width - 1] + "…"
+
+
+#: The most characters of one untrusted text :func:`shown` lets through by default.
+SHOWN_MAX = 200
+
+
+def shown(text: str, width: int | None = SHOWN_MAX) -> str:
+    """Untrusted ``text`` as a terminal or a widget may show it.
+
+    Every character that is not printable (C0 and C1 controls, ESC, DEL, bidi overrides
+    and other format characters, line and paragraph separators) is written as Python's
+    escape (``\\x1b``, ``\\u202e``), so no byte of the text can act on a terminal; a
+    backslash is doubled only where the text holds such a character, so plain text stays
+    as it is. The result is cut to ``width`` characters (None: not cut), an ellipsis
+    marking the cut. Rich markup is not escaped here: a widget that parses markup also
+    needs ``rich.markup.escape``.
+    """
+    if not text.isprintable():
+        text = repr(text)[1:-1]
+    return text if width is None or len(text) <= width else text[: width - 1] + "…"
 
