@@ -169,7 +169,12 @@ async def test_heuristic_column_values_when_the_solver_gives_up():
         assert all(v.band == "heuristic" or v.proven for v in values if v is not None)
         for col in legal:  # the line behind each value: the column, then its search's PV
             line = view.line(col)
-            assert line[:1] == (col,) and len(line) > 1
+            # A column the solver bounded before giving up (likelier on a busy machine)
+            # shows only its move: its search's line may disagree with the bound.
+            assert line[:1] == (col,)
+            lo, hi = view._bounds(col)
+            bounded = view._partial(col) is not None or hi < 0 or lo > 0
+            assert len(line) > 1 or bounded, (col, line, values[col])
             p = app.position.copy()
             for c in line:
                 p.play(c)  # legal
