@@ -29,7 +29,8 @@ if TYPE_CHECKING:
 
 def read_moves(moves: list[str] | None) -> str:
     """The moves given (words joined, as ``open`` reads them; ``""`` is the empty board),
-    else the one position on stdin when it is a pipe or a file (blank lines skipped)."""
+    else the one position on stdin when it is a pipe or a file (blank lines skipped; a
+    line ``""`` is the empty board)."""
     if moves is not None:
         return " ".join(moves)
     if sys.stdin is None or sys.stdin.isatty():
@@ -39,7 +40,9 @@ def read_moves(moves: list[str] | None) -> str:
         if isinstance(line, LineTooLong):
             fail(f"analyze: stdin {line}")
         if line.strip():
-            first, count = first or line.strip(), count + 1
+            if not count:  # '""' is the empty board, as the argument "" is
+                first = options.position_text(line.strip())
+            count += 1
     if count > 1:
         fail(f"analyze: stdin holds {count} positions; analyze takes one "
              "(c4tui solve reads many)")

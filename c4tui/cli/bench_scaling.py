@@ -17,6 +17,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
+from c4tui.bounded import shown
 from c4tui.engine.seam import MAX_THREADS, usable_cores
 
 from .bench_sets import read_set
@@ -108,5 +109,19 @@ def load_positions(spec: str, directory: Path, count: int) -> list[tuple[str, in
     if not path.exists():
         path = directory / spec
     if not path.exists():
-        fail(f"--set {spec}: no such file or benchmark set in {directory}")
+        fail(f"--set {shown(spec, 80)}: no such file or benchmark set in {directory} "
+             f"({set_names(directory)})")
     return read_set(path, count)
+
+
+def set_names(directory: Path) -> str:
+    """The benchmark sets ``directory`` holds, as an error names them: ``the sets are
+    Test_L1_R1, Test_L1_R2, ...``, or that it holds none."""
+    try:
+        names = sorted(p.name for p in directory.iterdir()
+                       if p.is_file() and not p.name.startswith("."))
+    except OSError:
+        names = []
+    if not names:
+        return "it holds no set"
+    return "the sets are " + ", ".join(shown(n, 80) for n in names)

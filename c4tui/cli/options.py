@@ -132,7 +132,8 @@ def stdin_lines() -> Iterator[str | LineTooLong]:
     :class:`LineTooLong`), a leading byte-order mark dropped (game files drop it too).
 
     Blank lines are yielded: a reader skips them (a blank line is not a position; the
-    empty board is the argument ``""``) but counts them, so that errors name the line.
+    empty board is the argument ``""``, or the line ``""``: :func:`position_text`) but
+    counts them, so that errors name the line.
     """
     for n, line in enumerate(bounded_lines(stdin()), 1):
         if isinstance(line, LineTooLong):
@@ -140,6 +141,28 @@ def stdin_lines() -> Iterator[str | LineTooLong]:
             continue
         line = line.rstrip("\r\n")
         yield line.removeprefix("\ufeff") if n == 1 else line
+
+
+#: A line of stdin that names the empty board, as ``""`` does on the command line (the
+#: shell takes the quotes away there; on stdin they arrive as two characters).
+EMPTY_BOARD_LINES = ('""', "''")
+
+
+def position_text(line: str) -> str:
+    """A line of stdin as a position's text: ``""`` (or ``''``) is the empty board, as the
+    argument ``""`` is; any other line is itself (a blank one is not a position)."""
+    return "" if line.strip() in EMPTY_BOARD_LINES else line
+
+
+def stdin_positions() -> Iterator[tuple[str, str | LineTooLong]]:
+    """Standard input's positions for a command that reads many (``solve``): pairs of
+    where (``line 3``, for errors) and the text (:func:`position_text`) or a
+    :class:`LineTooLong`; blank lines are left out but counted."""
+    for n, line in enumerate(stdin_lines(), 1):
+        if isinstance(line, LineTooLong):
+            yield f"line {line.number}", line
+        elif line.strip():
+            yield f"line {n}", position_text(line)
 
 
 def check_inaccuracy(moves: int) -> None:

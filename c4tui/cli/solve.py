@@ -6,7 +6,7 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Annotated, NoReturn, TypeVar
 
 import typer
@@ -158,38 +158,41 @@ def solve(
     # Positions the books decide are answered without the kernels; the solver (numba and
     # its kernels: most of a second) is made at the first position they leave open.
     reader = BookReader() if book else None
-    lines = argument_positions(moves) if moves is not None else options.stdin_lines()
+    # each position with where it was given: errors say "argument 2" or "line 2"
+    lines = argument_positions(moves) if moves is not None else options.stdin_positions()
     try:
         status = _solve_lines(lines, reader, analyze, stats, verbose_stats,
-                              lambda: build_solver(hash_mb, book, threads),
-                              skip_blank=moves is None)
+                              lambda: build_solver(hash_mb, book, threads))
     except KeyboardInterrupt:  # between two solves, or reading stdin
         _interrupted()
     raise typer.Exit(status)
 
 
-def argument_positions(words: list[str]) -> list[str]:
-    """The positions named by ``solve``'s arguments: one per argument (``4453``, ``""`` the
-    empty board, ``'d1 d2 e1'``), except that consecutive single squares (``d1 d2 e1 c1``,
-    as ``c4tui`` and ``review`` take them) are one position."""
+def argument_positions(words: list[str]) -> list[tuple[str, str]]:
+    """The positions named by ``solve``'s arguments, each with where it was given (for
+    errors: ``argument 2``): one per argument (``4453``, ``""`` the empty board,
+    ``'d1 d2 e1'``), except that consecutive single squares (``d1 d2 e1 c1``, as ``c4tui``
+    and ``review`` take them) are one position (``arguments 2-5``)."""
     from c4tui.engine.position import parse_square
 
-    positions: list[str] = []
+    positions: list[tuple[str, str]] = []
+    first = 0  # the argument (1-based) that began the last position
     in_squares = False  # the last position is a run of square words
-    for word in words:
+    for n, word in enumerate(words, 1):
         square = bool(word.strip()) and parse_square(word.strip()) is not None
         if square and in_squares:
-            positions[-1] += " " + word
+            positions[-1] = (f"arguments {first}-{n}", positions[-1][1] + " " + word)
         else:
-            positions.append(word)
+            first = n
+            positions.append((f"argument {n}", word))
         in_squares = square
     return positions
 
 
-def _solve_lines(lines, reader, analyze: bool, stats: bool, verbose_stats: bool,
-                 make_solver: Callable[[], Solver], skip_blank: bool = False) -> int:
-    """Answer each line on stdout (bad ones on stderr); the exit status. ``skip_blank``:
-    blank lines are not positions (stdin), though they are counted."""
+def _solve_lines(lines: Iterable[tuple[str, str | LineTooLong]], reader, analyze: bool,
+                 stats: bool, verbose_stats: bool, make_solver: Callable[[], Solver]) -> int:
+    """Answer each position on stdout (bad ones on stderr, named by where they were
+    given: ``line 4``, ``argument 2``); the exit status."""
     from c4tui.engine.geometry import NAME, SIZE
     from c4tui.engine.position import Position
     from c4tui.engine.scores import FULL_COLUMN
@@ -199,12 +202,10 @@ def _solve_lines(lines, reader, analyze: bool, stats: bool, verbose_stats: bool,
     solver = None
     status = 0
     out = sys.stdout
-    for n, line in enumerate(lines, 1):
+    for where, line in lines:
         if isinstance(line, LineTooLong):  # not read whole: /dev/zero, one endless line
             print(f"c4tui: {line}", file=sys.stderr)
             status = USAGE
-            continue
-        if skip_blank and not line.strip():
             continue
         try:
             pos = Position.parse(line)  # digits or squares, the notations of every command
@@ -212,7 +213,7 @@ def _solve_lines(lines, reader, analyze: bool, stats: bool, verbose_stats: bool,
                 raise ValueError("the game is already over" if pos.winner is not None
                                  else "the board is full")
         except ValueError as exc:
-            print(f"c4tui: line {n}: {exc}", file=sys.stderr)  # the other lines go on
+            print(f"c4tui: {where}: {exc}", file=sys.stderr)  # the other lines go on
             status = USAGE  # bad input (cli/errors.py), even when other lines were solved
             continue
         start = time.perf_counter()
