@@ -13,9 +13,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from c4tui import gamefile
+from c4tui.bounded import shown
 
 COLUMNS = ("file", "modified", "White", "Black", "result", "moves")
 MAX_GAMES = 2000  # a directory with more is not a game collection: the newest are listed
+_CELL = 60  # the most characters of a name or a header in the table: one long one must not
+# push every other column off the screen
 
 
 @dataclass(frozen=True)
@@ -30,13 +33,21 @@ class GameEntry:
     error: str | None = None
 
     def cells(self) -> tuple[str, ...]:
-        """The texts of :data:`COLUMNS` for this game."""
+        """The texts of :data:`COLUMNS` for this game, as a terminal may show them: the
+        file name and the headers come from the files, so they pass the one rule for
+        untrusted text (:func:`c4tui.bounded.shown`); a widget that parses markup still
+        needs them as ``Text``."""
         when = _dt.datetime.fromtimestamp(self.modified).strftime("%Y-%m-%d %H:%M")
+        name = shown(self.name, _CELL)
         if self.error is not None:
-            return (self.name, when, "", "", "unreadable", "")
+            return (name, when, "", "", "unreadable", "")
         h = self.headers
-        return (self.name, when, h.get("White", "?"), h.get("Black", "?"),
-                h.get("Result", "*"), str(self.moves))
+        return (name, when, shown(h.get("White", "?"), _CELL), shown(h.get("Black", "?"), _CELL),
+                shown(h.get("Result", "*"), _CELL), str(self.moves))
+
+    def error_line(self) -> str | None:
+        """The one-line error of a file that cannot be read, escaped (None: it was read)."""
+        return None if self.error is None else shown(self.error, None)
 
 
 def game_paths(directory: Path) -> list[Path]:

@@ -20,6 +20,7 @@ from pathlib import Path
 import platformdirs
 
 from c4tui.atomicfile import atomic_write
+from c4tui.bounded import shown
 
 #: Crash reports kept (the oldest are removed when a new one is written).
 KEEP = 20
@@ -53,8 +54,7 @@ def one_line_reason(error: BaseException) -> str:
     and short."""
     text = str(error).strip().splitlines()[0] if str(error).strip() else ""
     reason = f"{type(error).__name__}: {text}" if text else type(error).__name__
-    reason = "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in reason)
-    return reason if len(reason) <= _REASON_WIDTH else reason[: _REASON_WIDTH - 1] + "…"
+    return shown(reason, _REASON_WIDTH)  # the one rule for text that is not ours
 
 
 def report_text(error: BaseException, context: dict[str, str]) -> str:

@@ -14,9 +14,10 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from c4tui.bounded import shown
 from c4tui.units import plural
 
-from .errors import FAILURE, bad_value, fail
+from .errors import FAILURE, USAGE, bad_value, fail
 from .size import SIZE_OPTION, check_size
 
 if TYPE_CHECKING:
@@ -63,13 +64,19 @@ def _chosen(path: Path | None) -> Path | None:
 
 
 def _open(path: Path | None, create: bool = False) -> sqlite3.Connection:
-    from c4tui.db import DatabaseError, connect
+    """The database: read-only for the commands that only read it (``create`` False), so
+    ``stats``, ``search`` and ``explore`` never write to a file, nor switch its journal;
+    a file that is not a games database is refused unchanged, exit 2."""
+    from c4tui.db import DatabaseError, NotGamesDatabase, connect
 
     path = _chosen(path)
     try:
-        return connect(path, create=create)
+        return connect(path, create=create, readonly=not create)
+    except NotGamesDatabase as exc:
+        fail(f"db: {exc}", USAGE)
     except DatabaseError as exc:
-        fail(f"db: {exc}", FAILURE if path is None or path.exists() else 2)
+        missing = path is not None and not create and not path.exists()
+        fail(f"db: {exc}", USAGE if missing else FAILURE)
 
 
 def _position(moves: list[str] | None, command: str) -> Position:
@@ -92,9 +99,10 @@ def import_games(
     db: DB_OPTION = None,
 ) -> None:
     """Import games into the database; a game stored already is not stored again."""
-    from c4tui.db import ImportFailed, ImportReport, import_paths
+    from c4tui.db import ImportFailed, ImportReport, StoreFailed, default_path, import_paths
 
     conn = _open(db, create=True)
+    where = (_chosen(db) or default_path()).expanduser()
     report = ImportReport()
     t0 = time.perf_counter()
     tty = sys.stderr.isatty()
@@ -108,6 +116,12 @@ def import_games(
         import_paths(conn, paths, progress, report)
     except ImportFailed as exc:
         fail(f"db import: {exc}")
+    except StoreFailed as exc:  # locked, full disk: the batches before are kept
+        _import_summary(report, time.perf_counter() - t0, tty, stopped=True)
+        known = report.committed - report.added
+        fail(f"db import: {where}: {exc}; {report.added:,} new games stored"
+             + (f", {known:,} were stored already" if known else "")
+             + "; run db import again to add the rest", FAILURE)
     except KeyboardInterrupt:
         _import_summary(report, time.perf_counter() - t0, tty, interrupted=True)
         raise SystemExit(130) from None
@@ -119,7 +133,7 @@ def import_games(
 
 
 def _import_summary(report: ImportReport, seconds: float, tty: bool,
-                    interrupted: bool = False) -> None:
+                    interrupted: bool = False, stopped: bool = False) -> None:
     if tty:
         print(file=sys.stderr)
     for line in report.errors:
@@ -127,6 +141,12 @@ def _import_summary(report: ImportReport, seconds: float, tty: bool,
     if report.bad > len(report.errors):
         print(f"c4tui: ... and {report.bad - len(report.errors):,} more bad games",
               file=sys.stderr)
+    if stopped:  # the caller says why, in one line
+        return
+    if stopped:  # the caller says why, in one line
+        return
+    if stopped:  # the caller says why, in one line
+        return
     if interrupted:
         print(f"c4tui: db import: interrupted; {report.added:,} new games stored (run it "
               "again for the rest: stored games are not stored twice)", file=sys.stderr)
@@ -161,8 +181,10 @@ def search(
                                    "black": g.headers.get("Black", "?"),
                                    "source": g.source}))
         else:
-            typer.echo(f"{g.id:>8}  {g.result_token:<7}  {g.headers.get('White', '?')} - "
-                       f"{g.headers.get('Black', '?')}  {g.moves}  ({g.source})")
+            # the headers and the source are the database's rows: text from game files
+            white, black = (shown(g.headers.get(side, "?")) for side in ("White", "Black"))
+            typer.echo(f"{g.id:>8}  {g.result_token:<7}  {white} - {black}  {shown(g.moves)}  "
+                       f"({shown(g.source)})")
     if not as_json:
         more = f" ({len(found)} listed: --limit)" if total > len(found) else ""
         typer.echo(f"{plural(total, 'game')} through {pos.digits() or 'the empty board'}"
@@ -258,7 +280,7 @@ def stats_command(db: DB_OPTION = None) -> None:
     conn = _open(db)
     s = summary(conn)
     r = s.results
-    typer.echo(f"database     {path}")
+    typer.echo(f"database     {shown(str(path))}")
     typer.echo(f"games        {s.games:,}")
     typer.echo(f"results      White {r.white:,}, draws {r.draws:,}, Black {r.black:,}, "
                f"unfinished {s.games - r.white - r.draws - r.black:,}")

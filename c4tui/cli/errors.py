@@ -15,6 +15,8 @@ from __future__ import annotations
 import sys
 from typing import NoReturn
 
+from c4tui.bounded import shown
+
 USAGE = 2
 FAILURE = 1
 
@@ -24,7 +26,9 @@ def fail(message: str, code: int = USAGE) -> NoReturn:
     stop with an error, in a command as well as before any runs (``--size`` is read
     before the commands are imported, and ``main`` checks the environment first), hence
     ``SystemExit`` rather than the parser's own exit."""
-    print(f"c4tui: {message}", file=sys.stderr, flush=True)
+    # a message quotes file names, headers and values typed: escaped as a whole (the one
+    # rule for untrusted text), so no byte of them can act on the terminal
+    print(f"c4tui: {shown(message, None)}", file=sys.stderr, flush=True)
     raise SystemExit(code)
 
 

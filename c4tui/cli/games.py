@@ -7,6 +7,8 @@ from typing import Annotated
 
 import typer
 
+from c4tui.bounded import shown
+
 from .errors import fail
 
 
@@ -26,15 +28,15 @@ def games(
         fail(f"{where}: not a directory")
     entries = list_games(where)
     if not entries:
-        typer.echo(f"no games in {where}")
+        typer.echo(f"no games in {shown(str(where))}")
         return
     rows = [COLUMNS, *(e.cells() for e in entries)]
     widths = [max(len(r[i]) for r in rows) for i in range(len(COLUMNS))]
     for r in rows:
         typer.echo("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip())
     for e in entries:
-        if e.error:
-            typer.echo(e.error, err=True)
+        if (error := e.error_line()) is not None:
+            typer.echo(error, err=True)
 
 
 def register(app: typer.Typer) -> None:

@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from c4tui.bounded import shown
+
 from . import options
 from .errors import FAILURE, bad_value, check_range, fail
 from .size import SIZE_OPTION, check_size
@@ -66,8 +68,8 @@ def _read(path: Path | None) -> PuzzleFile:
         found = read_puzzles(path or starter_path())
     except PuzzleFileError as exc:
         fail(str(exc))
-    for error in found.errors:
-        print(f"c4tui: {error}", file=sys.stderr)
+    for error in found.errors:  # they name the file and quote its line: not our text
+        print(f"c4tui: {shown(error, None)}", file=sys.stderr)
     return found
 
 
@@ -198,7 +200,7 @@ def _write(out: Path, found: Found, command: str, interrupted: bool) -> None:
     except OSError as exc:
         fail(f"puzzles build: {out}: cannot write ({exc.strerror or exc})", FAILURE)
     stopped = "interrupted: " if interrupted else ""
-    print(f"{stopped}{len(puzzles)} puzzles written to {out}", file=sys.stderr)
+    print(f"{stopped}{len(puzzles)} puzzles written to {shown(str(out))}", file=sys.stderr)
 
 
 @puzzles_app.command("list")

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from c4tui.accuracy import accuracy_text
+from c4tui.bounded import shown
 from c4tui.review import INACCURACY_MOVES, MARKS
 from c4tui.units import plural
 
@@ -159,7 +160,7 @@ def review_text(result: GameReview, headers: dict[str, str]) -> str:
     from c4tui.gamefile import result_of
 
     lines = []
-    players = [headers.get(k, "") for k in ("White", "Black")]
+    players = [shown(headers.get(k, "")) for k in ("White", "Black")]  # the file's text
     names = [name if name and name != "?" else PLAYER_NAMES[i]
              for i, name in enumerate(players)]
     if names != list(PLAYER_NAMES):

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TextIO
 
 from c4tui.accuracy import accuracy_text
+from c4tui.bounded import shown
 from c4tui.review import MARKS, GameReview, ReviewCancelled, Reviewer
 
 #: Seconds between progress reports: on a terminal, and in a log.
@@ -28,6 +29,7 @@ EVERY_LOG = 30.0
 #: How long Ctrl-C waits for the game under review to unwind (a stop takes milliseconds).
 STOP_WAIT = 1.0
 UNKNOWN = "?"  #: the name of a player the game's headers do not name
+NAME_WIDTH = 60  #: the most characters of a player's name in the table
 
 
 @dataclass
@@ -80,11 +82,14 @@ def summary_text(s: FolderSummary) -> str:
     done = f"{s.reviewed} of {s.files} game files reviewed, {s.skipped} skipped"
     lines = [f"Interrupted: {done}." if s.interrupted else f"{done[0].upper()}{done[1:]}."]
     if s.players:
-        width = max(6, *(len(name) for name in s.players))
+        # the players' names are the games' headers: shown by the one rule, and bounded
+        names = {name: shown(name, NAME_WIDTH) for name in s.players}
+        width = max(6, *(len(name) for name in names.values()))
         marks = [(mark, plural) for mark, _, plural in MARKS[:3]]  # ?? ? ?!
         lines.append(f"{'player':<{width}}  games  accuracy  "
                      + "  ".join(plural for _, plural in marks))
-        for name, t in s.ranked():
+        for player, t in s.ranked():
+            name = names[player]
             acc = accuracy_text(t.accuracy, 1)
             counts = "  ".join(f"{t.marks[m]:>{len(plural)}}" for m, plural in marks)
             lines.append(f"{name:<{width}}  {t.games:>5}  {acc:>8}  {counts}")
@@ -187,7 +192,7 @@ class _Folder:
     def _skip(self, why: str) -> None:
         with self._lock:
             self.summary.skipped += 1
-            self._said.append(f"c4tui: review: {why}: skipped")
+            self._said.append(f"c4tui: review: {shown(why, None)}: skipped")
 
     def _flush(self) -> None:
         with self._lock:

@@ -27,11 +27,12 @@ from pathlib import Path
 from typing import BinaryIO
 
 from c4tui import gamefile
-from c4tui.bounded import MAX_LINE_CHARS, LineTooLong, bounded_lines
+from c4tui.bounded import MAX_LINE_CHARS, LineTooLong, bounded_lines, shown
 from c4tui.engine.position import MOVE_CHARS, IllegalMoveError, Position
 from c4tui.gamelist import game_paths
 
 from .record import GameRecord
+from .store import why
 from .writer import BATCH, add_games
 
 #: How many bad games an import names one by one (the rest are counted).
@@ -47,6 +48,7 @@ class ImportReport:
     read: int = 0  #: games read
     added: int = 0  #: new games stored (the others were stored already)
     bad: int = 0  #: games, lines or files skipped
+    committed: int = 0  #: games read whose batch is committed (new or stored before)
     errors: list[str] = field(default_factory=list)  #: the first bad ones, one line each
 
     def bad_one(self, message: str) -> None:
@@ -60,12 +62,24 @@ class ImportFailed(Exception):
     """A path given that is not there; one line."""
 
 
+class StoreFailed(Exception):
+    """The database took no more games (another process locks it, the disk is full):
+    every batch committed before is kept (the report counts them), the one that failed
+    is rolled back whole; the message is a few words (:func:`.store.why`)."""
+
+
+class StoreFailed(Exception):
+    """The database took no more games (another process locks it, the disk is full):
+    every batch committed before is kept (the report counts them), the one that failed
+    is rolled back whole; the message is a few words (:func:`.store.why`)."""
+
+
 def source_files(paths: Iterable[Path]) -> Iterator[Path]:
     """The files to read: each file given, and the game files under each directory."""
     given = [p.expanduser() for p in paths]
     for p in given:  # all of them first: a typo must not stop an import halfway
         if not os.path.lexists(p):
-            raise ImportFailed(f"{_shown(p)}: no such file or directory")
+            raise ImportFailed(f"{shown(str(p))}: no such file or directory")
     for p in given:
         if p.is_dir():
             yield from game_paths(p)
@@ -86,7 +100,11 @@ def import_paths(conn: sqlite3.Connection, paths: Iterable[Path],
     batch: list[GameRecord] = []
 
     def flush() -> None:
-        report.added += add_games(conn, batch)
+        try:
+            report.added += add_games(conn, batch)
+        except sqlite3.Error as exc:  # its transaction is rolled back: nothing half-stored
+            raise StoreFailed(why(exc)) from None
+        report.committed += len(batch)
         batch.clear()
         if progress is not None:
             progress(report)
@@ -102,13 +120,16 @@ def import_paths(conn: sqlite3.Connection, paths: Iterable[Path],
             if len(batch) >= BATCH:
                 flush()
     flush()
-    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # the journal back to nothing
+    try:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # the journal back to nothing
+    except sqlite3.Error:  # (busy, or no room): SQLite checkpoints later, nothing is lost
+        pass
     return report
 
 
 def read_games(path: Path) -> Iterator[GameRecord | str]:
     """The games of one file, and a one-line message (a ``str``) for each bad one."""
-    name = _shown(path)
+    name = shown(str(path))
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
@@ -180,7 +201,3 @@ def _parse_line(line: str) -> Position:
         raise gamefile.GameFileError(str(exc).removeprefix(": ").removeprefix("line 1: ")
                                      ) from None
 
-
-def _shown(p: Path) -> str:
-    text = str(p)
-    return text if text.isprintable() else repr(text)[1:-1]

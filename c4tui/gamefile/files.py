@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 
 from c4tui.atomicfile import atomic_write
-from c4tui.bounded import FileRefused, read_file
+from c4tui.bounded import FileRefused, read_file, shown
 from c4tui.engine.position import Position
 
 from .game import Game, GameFileError, GameFileExistsError, format_game, parse_game
@@ -153,8 +153,7 @@ def _expand(p: Path) -> Path:
 
 
 def _shown(p: Path, width: int = 100) -> str:
-    """A path for a one-line message: control characters escaped, a long one shortened."""
-    text = str(p)
-    if not text.isprintable():
-        text = repr(text)[1:-1]
+    """A path for a one-line message: escaped by :func:`c4tui.bounded.shown` (the one rule
+    for untrusted text), a long one shortened in its middle (its end names the file)."""
+    text = shown(str(p), None)
     return text if len(text) <= width else text[: width // 2 - 1] + "…" + text[-width // 2:]

@@ -6,6 +6,7 @@ import datetime as _dt
 import re
 from dataclasses import dataclass, field
 
+from c4tui.bounded import shown
 from c4tui.engine import geometry
 from c4tui.engine.position import Position
 
@@ -116,7 +117,8 @@ def parse_game(text: str, source: str = "<text>") -> Game:
                 m = _HEADER_RE.match(line)
                 if not m:
                     raise GameFileError(
-                        f'{source}: line {n}: bad header {_clip(line)} (expected [Name "value"])'
+                        f"{source}: line {n}: bad header '{shown(line, 40)}' "
+                        '(expected [Name "value"])'
                     )
                 headers[m.group(1)] = _unquote(m.group(2))
                 continue
@@ -160,6 +162,3 @@ def _check_size(headers: dict[str, str], source: str) -> None:
         raise GameSizeError(f"{source}: a {name} game{'' if text else ' (no Size header)'}, "
                             f"but c4tui runs {geometry.NAME} (open it with --size {name})", size)
 
-
-def _clip(text: str, width: int = 40) -> str:
-    return repr(text if len(text) <= width else text[: width - 1] + "…")
