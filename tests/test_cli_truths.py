@@ -68,3 +68,32 @@ def test_analyze_reads_quotes_on_stdin_as_the_empty_board(capsys, monkeypatch):
     assert (code, err) == (0, "")
     result = json.loads(out.splitlines()[-1])
     assert result["type"] == "result" and result["depth"] == 2
+
+
+# -- item 10: a book answer has no speed and no search time --------------------------------
+
+def test_analyze_book_answer_prints_no_speed_or_time(capsys, monkeypatch):
+    """Bug: ``analyze 4453`` printed ``81`` n/s and ``308ms`` for a book answer: the time
+    was the solver's set-up, the speed nodes over it. The JSON keeps its keys, null."""
+    monkeypatch.setenv("COLUMNS", "160")
+    code, out, err = _run(["analyze", "4453", "--json"], capsys)
+    assert code == 0, err
+    (it,) = [json.loads(x) for x in out.splitlines() if '"iteration"' in x]
+    assert it["source"] == "book"
+    for key in ("nps", "elapsed", "total_elapsed", "hit_rate", "tt_fill"):
+        assert key in it and it[key] is None, key
+    assert isinstance(it["nodes"], int)  # the exact solver's, finding the line
+    code, out, err = _run(["analyze", "4453"], capsys)
+    assert code == 0, err
+    row = next(ln.split() for ln in out.splitlines() if ln.strip().startswith("book"))
+    assert row[1:3] == ["-", "-"] and row[-5:-1] == ["-"] * 4, row
+    assert not any(cell.endswith(("ms", "s")) and cell[0].isdigit() for cell in row), row
+    assert "best move 6, Black wins in 18, band exact (answered from the books)\n" in out
+
+
+def test_analyze_search_keeps_its_numbers(capsys):
+    code, out, err = _run(["analyze", "4453", "--json", "--no-book", "--nodes", "5k"], capsys)
+    assert code == 0, err
+    its = [json.loads(x) for x in out.splitlines() if '"iteration"' in x]
+    assert its and all(isinstance(x["nps"], int) and isinstance(x["elapsed"], float)
+                       for x in its)

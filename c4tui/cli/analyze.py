@@ -97,7 +97,17 @@ def _iteration_json(rep, multipv: bool = False) -> dict:
     d["pv"] = [c + 1 for c in rep.pv]
     for k, digits in (("elapsed", 4), ("total_elapsed", 4), ("hit_rate", 4), ("tt_fill", 4)):
         d[k] = round(d[k], digits)
+    if str(rep.source) != "search":
+        # An answer without a search (the books, a win at once) has no speed, table or
+        # search time: its elapsed was the solver's set-up and the line's walk, so its
+        # n/s was a number from nothing (issue 36). The keys stay, null (docs/analysis.md).
+        d.update(dict.fromkeys(_NOT_SEARCHED))
     return d
+
+
+#: The ``--json`` fields, and the table's columns, that only a search has.
+_NOT_SEARCHED = ("nps", "hit_rate", "tt_fill", "elapsed", "total_elapsed")
+_NOT_SEARCHED_CELLS = ("window", "re", "n/s", "hit", "fill", "time")
 
 
 def _score_text(score: Score, ply: int) -> str:
@@ -122,7 +132,10 @@ def _table(pos, snap):
     t.add_column("pv", justify="left", no_wrap=True)
     rows = iteration_rows(pos, snap, lambda _, pv: _columns(pv)) if snap is not None else ()
     for row in rows:
-        t.add_row(*(row.cells.get(name, "") for name, _ in COLUMNS), row.pv,
+        cells = dict(row.cells)
+        if cells.get("d") in _ANSWERED:  # no search: no window, speed, table or time
+            cells.update(dict.fromkeys(_NOT_SEARCHED_CELLS, "-"))
+        t.add_row(*(cells.get(name, "") for name, _ in COLUMNS), row.pv,
                   style="bold" if row.live else None)
     return t
 
@@ -329,9 +342,14 @@ def _print_result(pos: Position, res: SearchResult, as_json: bool, multipv: bool
             out["lines"] = _lines_json(res.lines)
         print(json.dumps(out), flush=True)
         return
-    why = _ANSWERED.get(str(res.source)) or _ENDS.get(str(res.reason), str(res.reason))
-    typer.echo(f"best move {_char(res.best_move)}, {_score_text(res.score, pos.ply)}, "
-               f"band {res.score.band}, depth {res.depth}, {res.nodes:,} nodes ({why})")
+    answered = _ANSWERED.get(str(res.source))
+    if answered:  # no search: no depth (the line's length) to speak of
+        typer.echo(f"best move {_char(res.best_move)}, {_score_text(res.score, pos.ply)}, "
+                   f"band {res.score.band} ({answered})")
+    else:
+        why = _ENDS.get(str(res.reason), str(res.reason))
+        typer.echo(f"best move {_char(res.best_move)}, {_score_text(res.score, pos.ply)}, "
+                   f"band {res.score.band}, depth {res.depth}, {res.nodes:,} nodes ({why})")
     typer.echo(f"principal variation: {_columns(res.pv)}")
     if multipv:
         typer.echo(f"lines:\n{_lines_text(pos, res.lines)}")
