@@ -143,10 +143,6 @@ def _import_summary(report: ImportReport, seconds: float, tty: bool,
               file=sys.stderr)
     if stopped:  # the caller says why, in one line
         return
-    if stopped:  # the caller says why, in one line
-        return
-    if stopped:  # the caller says why, in one line
-        return
     if interrupted:
         print(f"c4tui: db import: interrupted; {report.added:,} new games stored (run it "
               "again for the rest: stored games are not stored twice)", file=sys.stderr)

@@ -10,11 +10,11 @@ Imports the engine, the book, ``gamefile`` and ``bounded``; never the CLI or the
 """
 
 from .explorer import MoveStats, PositionStats, explore, games_through, summary
-from .importer import ImportFailed, ImportReport, import_paths
+from .importer import ImportFailed, ImportReport, StoreFailed, import_paths
 from .record import GameRecord
-from .store import DatabaseError, StoredGame, connect, default_path
+from .store import DatabaseError, NotGamesDatabase, StoredGame, connect, default_path
 from .writer import add_games
 
 __all__ = ["DatabaseError", "GameRecord", "ImportFailed", "ImportReport", "MoveStats",
-           "PositionStats", "StoredGame", "add_games", "connect", "default_path", "explore",
-           "games_through", "import_paths", "summary"]
+           "NotGamesDatabase", "PositionStats", "StoreFailed", "StoredGame", "add_games",
+           "connect", "default_path", "explore", "games_through", "import_paths", "summary"]

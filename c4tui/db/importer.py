@@ -68,12 +68,6 @@ class StoreFailed(Exception):
     is rolled back whole; the message is a few words (:func:`.store.why`)."""
 
 
-class StoreFailed(Exception):
-    """The database took no more games (another process locks it, the disk is full):
-    every batch committed before is kept (the report counts them), the one that failed
-    is rolled back whole; the message is a few words (:func:`.store.why`)."""
-
-
 def source_files(paths: Iterable[Path]) -> Iterator[Path]:
     """The files to read: each file given, and the game files under each directory."""
     given = [p.expanduser() for p in paths]

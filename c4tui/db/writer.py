@@ -47,7 +47,13 @@ def add_games(conn: sqlite3.Connection, records: Sequence[GameRecord]) -> int:
             _insert(conn, first, list(fresh.items()))
         conn.execute("COMMIT")
     except BaseException:
-        conn.execute("ROLLBACK")
+        # SQLite may have rolled back already (a full disk, SQLITE_FULL, ends the
+        # transaction): a second ROLLBACK would hide the error that matters
+        if conn.in_transaction:
+            try:
+                conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
         raise
     return len(fresh)
 

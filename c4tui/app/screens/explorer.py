@@ -103,7 +103,7 @@ class ExplorerScreen(OnceModalScreen[None]):
 
     def on_mount(self) -> None:
         try:
-            self.conn = db.connect(self.path)
+            self.conn = db.connect(self.path, readonly=True)
         except db.DatabaseError as exc:
             self.error = str(exc) if self.path.exists() else (
                 f"no games database at {self.path}: import games with "
