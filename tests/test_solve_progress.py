@@ -1,5 +1,5 @@
 """Progress of long exact solves on stderr (issue 24, item 3): the reporter's timing and
-text, the warning for positions beyond reach, and a real `c4tui solve` on a terminal."""
+text, no warning from counting squares (issue 36), and a real `c4tui solve` on a terminal."""
 
 from __future__ import annotations
 
@@ -12,10 +12,9 @@ import subprocess
 import sys
 import time
 
+import pytest
 from c4tui.engine.solver import SolveProgress
-from typer.testing import CliRunner
 
-from c4tui.cli import app
 from c4tui.cli import progress as P
 
 
@@ -67,21 +66,27 @@ def test_a_terminal_gets_one_line_rewritten_and_erased_at_the_end() -> None:
     clock.t += P.FIRST_TTY
     solver.now = SolveProgress(1234)  # an analysis: no one window
     rep.tick()
-    assert out.getvalue() == "\r\x1b[Kc4tui: solving the empty board: 2.0s, 1234 nodes (617/s)"
+    assert out.getvalue() == ("\r\x1b[Kc4tui: solving the empty board: 2.0s, 1234 nodes "
+                              "(617/s) (Ctrl-C stops it)")
     rep.done()
     assert out.getvalue().endswith("\r\x1b[K") and "\n" not in out.getvalue()
 
 
-def test_positions_beyond_reach_are_warned_of(monkeypatch) -> None:
-    assert P.reach_warning(42, "7x6") is None
-    text = P.reach_warning(54, "8x7")
-    assert text is not None and text.startswith("warning: 54 empty squares on 8x7")
-    # Through `c4tui solve`: a 21-disc position with the reach lowered to 20 squares.
-    monkeypatch.setattr(P, "REACH_EMPTY", 20)
-    moves = "223635123311156113747"
-    r = CliRunner().invoke(app, ["solve", "--no-book", moves])
-    assert r.exit_code == 0, r.output
-    assert "c4tui: warning: 21 empty squares on 7x6" in r.output
+def test_a_quick_solve_of_a_large_board_is_not_warned_of(capsys, monkeypatch) -> None:
+    """Bug (issue 36, item 11): a position with more empty squares than the empty 7x6
+    board was warned of ("this may take hours") before it was solved, however quick it
+    was (0.4 s on 10x6). The board's squares are made 80 here, as 10x8's are: a solve
+    that ends in milliseconds says nothing on stderr."""
+    from c4tui.engine import geometry
+
+    from c4tui.cli import main
+
+    monkeypatch.setattr(geometry, "SIZE", 80)
+    with pytest.raises(SystemExit) as info:
+        main(["solve", "--no-book", "223635123311156113747"])
+    out = capsys.readouterr()
+    assert (info.value.code, out.err) == (0, "")
+    assert not hasattr(P, "reach_warning")
 
 
 def test_a_long_solve_on_a_terminal_reports_progress() -> None:

@@ -2,9 +2,11 @@
 
 A solve that runs for more than a few seconds says, on stderr, how long it has run, the
 nodes searched and the window being searched, so that a user can tell a long search from a
-stuck one: on a terminal one line rewritten every second (erased when the solve ends), else
-a line every half minute (a log stays short). Positions larger than any solved here get a
-warning first.
+stuck one: on a terminal one line rewritten every second (erased when the solve ends),
+which also says that Ctrl-C stops it; else a line every half minute (a log stays short).
+This is the one warning of a long solve: it comes when a solve has run long, not from
+counting the empty squares before it starts (that warned of hours before positions of
+10x6 that took 0.4 s; issue 36).
 """
 
 from __future__ import annotations
@@ -21,25 +23,13 @@ FIRST_LOG = 10.0
 #: Seconds between reports: on a terminal, and otherwise.
 EVERY_TTY = 1.0
 EVERY_LOG = 30.0
-#: More empty squares than the empty 7x6 board (10-17 s on two cores): positions that
-#: large took from minutes to beyond 37 minutes here (docs/benchmarks.md, other sizes).
-REACH_EMPTY = 42
+#: After the terminal's line: a long solve can be given up on.
+STOP_HINT = " (Ctrl-C stops it)"
 
 
 class _Progressing(Protocol):
     def progress(self):  # -> c4tui.engine.solver.SolveProgress
         ...
-
-
-def reach_warning(empty: int, name: str) -> str | None:
-    """A one-line warning for a position with ``empty`` empty squares on the board
-    ``name`` (``7x6``), or None when it is within reach."""
-    if empty <= REACH_EMPTY:
-        return None
-    return (f"warning: {empty} empty squares on {name}: more than any position solved "
-            f"on this kind of machine ({REACH_EMPTY}, the empty 7x6 board, takes 10-17 s on "
-            "two cores; 48 did not finish in 37 minutes); this may take hours "
-            "(Ctrl-C stops it)")
 
 
 class SolveReporter:
@@ -72,8 +62,8 @@ class SolveReporter:
         if now < self.next:
             return
         self.next = now + (EVERY_TTY if self.tty else EVERY_LOG)
-        if self.tty:
-            self.stream.write("\r\x1b[K" + self.line())
+        if self.tty:  # someone is watching: say how to stop it
+            self.stream.write("\r\x1b[K" + self.line() + STOP_HINT)
         else:
             self.stream.write(self.line() + "\n")
         self.stream.flush()

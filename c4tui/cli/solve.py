@@ -193,11 +193,8 @@ def _solve_lines(lines: Iterable[tuple[str, str | LineTooLong]], reader, analyze
                  stats: bool, verbose_stats: bool, make_solver: Callable[[], Solver]) -> int:
     """Answer each position on stdout (bad ones on stderr, named by where they were
     given: ``line 4``, ``argument 2``); the exit status."""
-    from c4tui.engine.geometry import NAME, SIZE
     from c4tui.engine.position import Position
     from c4tui.engine.scores import FULL_COLUMN
-
-    from .progress import reach_warning
 
     solver = None
     status = 0
@@ -230,9 +227,6 @@ def _solve_lines(lines: Iterable[tuple[str, str | LineTooLong]], reader, analyze
                     fail(f"solve: {exc}", FAILURE)
             search = (lambda s=solver, p=pos: s.analyze(p)) if analyze else (
                 lambda s=solver, p=pos: s.solve(p, need_move=False))
-            warning = reach_warning(SIZE - pos.ply, NAME)
-            if warning:
-                print(f"c4tui: {warning}", file=sys.stderr, flush=True)
             res = run_interruptibly(search, solver.stop, SolveReporter(solver, pos.digits()))
             scores = res.scores if analyze else (res.score,)
             nodes, micros = res.nodes, res.micros
