@@ -35,6 +35,7 @@ SLOW: dict[str, str] = {
     "tests/test_app_play.py": "the engine plays, 12 s",
     "tests/test_app_review.py": "reviews with the engine, 18 s",
     "tests/test_app_session.py": "the real app in a pty, 20 s",
+    "tests/test_app_small_truths.py": "the engine's pilots (a step deep in a search), 10 s",
     "tests/test_app_snapshots.py": "snapshots after the engine's analysis, 10 s",
     "tests/test_app_board_headers.py": "the headers dialog's pilots, 3 s",
     "tests/test_book_dask.py": "Dask clusters, 30 s",

@@ -65,6 +65,9 @@ class EngineBridge:
         self._viewed: Position = Position()
         self._analyse = True  # the viewed position is to be analysed (see set_position)
         self._search_key: int | None = None  # the position the search belongs to
+        #: a step was asked for and its pause not yet drawn: a node step pauses inside the
+        #: kernel, which tells no listener, so the tick that finds the pause redraws
+        self._step_unseen = False
         #: play mode's opponent: its own solver and search, on the loaded engine
         self.player = EnginePlayer(lambda: self._engine, on_reply or (lambda _reply: None))
 
@@ -205,6 +208,7 @@ class EngineBridge:
         if snap is None:
             self._start(eng, pos, paused=True)
         ok = eng.search.step_iteration() if n is None else eng.search.step_nodes(n)
+        self._step_unseen = ok
         if not ok and snap is not None and snap.result is not None:
             return f"the search is done (depth {snap.result.depth}): nothing to step; " \
                 "g searches again"
@@ -319,8 +323,12 @@ class EngineBridge:
         solved = [c for c, s in enumerate(entry.partial) if s is not None] if entry else []
         working = columns.tick(pos, wanted, deep=ended and gave_up, solved=solved)
         searching = snap is not None and snap.state is SearchState.SEARCHING
+        # the pause a step ended in, found now: one redraw shows it (else the status line
+        # said "searching", with the numbers of the moment the step began, until a key)
+        stepped, self._step_unseen = self._step_unseen and not searching, \
+            self._step_unseen and searching
         # an external engine's process may say something or die at any time
-        return (working or searching or exact.busy or self.player.thinking()
+        return (working or searching or stepped or exact.busy or self.player.thinking()
                 or self.external)
 
     def view(self, pos: Position) -> EngineView:

@@ -1,0 +1,56 @@
+"""Issue 36, part 2: what the app says at 80x24 is true.
+
+The status line after a step of N nodes (the real engine: the step is the subject), the
+threat panel's verdict labelled as MILTON's heuristic, the cuts of an 80x24 terminal and
+the play dialog's Enter (a fake engine view where the engine is not the subject).
+"""
+
+from __future__ import annotations
+
+import pytest
+from c4tui.engine.position import Position
+from c4tui.engine.seam import Limits, SearchState
+from pilot_util import LOAD_TIMEOUT, engine_ready, sync, until, wait_for
+
+from c4tui.app import C4App, SearchSettings
+
+pytestmark = pytest.mark.usefixtures("tmp_home")
+
+
+def status(app: C4App) -> str:
+    return str(app.query_one("#status").render())
+
+
+# ------------------------------------------------------------------ a step of N nodes
+@sync
+async def test_a_step_of_n_nodes_ends_paused_on_the_status_line():
+    """Bug: after ``N`` the status line said "● searching" with the numbers of the moment
+    the step began, while the search sat paused: a node step pauses inside the kernel,
+    which tells no listener, and nothing else (the solver is done: its books) redrew."""
+    # the search without its books (B), the exact values from them: at once, then idle
+    app = C4App(Position.from_moves("4444"),
+                settings=SearchSettings(book=False, limits=Limits(nodes=200_000_000)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: engine_ready(app), LOAD_TIMEOUT, "the engine")
+
+        def snap():
+            return app.bridge.view(app.position).snapshot
+
+        # deep in an iteration: a step of 5,000 nodes then ends inside it (an iteration's
+        # end tells the listener, which redraws)
+        await wait_for(pilot, lambda: (s := snap()) is not None and s.nodes > 2_000_000, 30,
+                       "the search's first 2M nodes")
+        await pilot.press("space")
+        await wait_for(pilot, lambda: snap().state is SearchState.PAUSED, 10, "the pause")
+        before = snap().nodes
+        await pilot.press("N")
+        await pilot.pause()
+        app.screen.query_one("#prompt-input").value = "5000"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: snap().state is SearchState.PAUSED
+                       and snap().nodes >= before + 5000, 10, "the step's pause")
+        nodes = snap().nodes
+        await until(pilot, lambda: status(app).startswith(" ● paused")
+                    and f"{nodes:,} nodes" in status(app),
+                    "the step's pause on the status line", 3)
+        assert "/s" not in status(app)  # no speed: nothing runs
