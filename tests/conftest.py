@@ -35,7 +35,6 @@ SLOW: dict[str, str] = {
     "tests/test_app_play.py": "the engine plays, 12 s",
     "tests/test_app_review.py": "reviews with the engine, 18 s",
     "tests/test_app_session.py": "the real app in a pty, 20 s",
-    "tests/test_app_small_truths.py": "the engine's pilots (a step deep in a search), 10 s",
     "tests/test_app_snapshots.py": "snapshots after the engine's analysis, 10 s",
     "tests/test_app_board_headers.py": "the headers dialog's pilots, 3 s",
     "tests/test_book_dask.py": "Dask clusters, 30 s",
@@ -69,6 +68,8 @@ SLOW: dict[str, str] = {
     "tests/test_app.py::test_save_and_load_through_the_picker": "1.5 s",
     "tests/test_app.py::test_node_limit_and_hash_prompts_validate": "1.5 s",
     "tests/test_app.py::test_absurd_numbers_in_prompts_give_one_line_errors": "1.3 s",
+    "tests/test_app_small_truths.py::test_a_step_of_n_nodes_ends_paused_on_the_status_line":
+        "the engine's pilot, a step deep in a search, 10 s",
     "tests/test_book_answer.py::test_solve_searches_what_the_books_leave_open": "2-20 s",
     "tests/test_book_answer.py::test_solve_with_a_damaged_book_warns_and_searches": "2 s",
     "tests/test_book_build.py::test_worker_processes_and_sigterm_resume": "Dask, 3 s",
