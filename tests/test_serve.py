@@ -35,8 +35,13 @@ import time
 from pathlib import Path
 
 import pytest
+from c4tui.engine.position import Position
+from pilot_util import sync
+from textual import messages
 from waiting import wait_until
 
+from c4tui.app import C4App
+from c4tui.app.crash import crash_dir
 from c4tui.serve import app_argv, app_command, make_server
 from c4tui.serve_guards import (
     TOKEN_ENV,
@@ -568,6 +573,41 @@ def test_a_bad_token_or_session_count_gets_one_line():
         assert res.returncode == 2, res.stderr
         assert res.stderr.count("\n") == 1 and what in res.stderr, res.stderr
         assert "short" not in res.stderr.replace("--token", "")
+
+
+# ------------------------------------------------------------------ a session closed at once
+
+
+class ClosedAtOnce(C4App):
+    """The app as a served session closed at once (or reloaded) runs it: the end comes
+    while its first mount runs. ``how``: ``exit`` (the app's own ``exit()``, which makes
+    Textual mount nothing more) or ``quit`` (the web driver's answer to the server's
+    "quit": an ``ExitApp`` message, after which the main screen is pruned as it mounts)."""
+
+    def __init__(self, how: str) -> None:
+        super().__init__(Position.from_moves("4453"), engine=False)
+        self.how = how
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        if self.how == "exit":
+            self.exit()
+        else:
+            self.post_message(messages.ExitApp())
+
+
+@pytest.mark.parametrize("how", ["exit", "quit"])
+@sync
+async def test_an_app_closed_before_its_first_frame_exits_quietly(how):
+    """Bug (issue 33): ``NoMatches: No nodes match '#analysis-box'`` in the main screen's
+    on_mount, a crash file each time; now the app ends cleanly and writes none."""
+    app = ClosedAtOnce(how)
+    async with app.run_test(size=(80, 24)):
+        pass  # (an exception in a handler would be raised here)
+    assert app.return_code in (0, None)  # None: ended by ExitApp, as c4tui open's 0
+    assert app.session.crash is None
+    assert not crash_dir().exists() or not list(crash_dir().iterdir())
+    assert not app.is_running
 
 
 # ------------------------------------------------------------------ the real browser

@@ -9,7 +9,7 @@ column, a move, a ply; a preview) arrive here too.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import partial
 
@@ -172,6 +172,8 @@ class MainScreen(Screen[None]):
         titles = {"#board": "board", "#analysis-box": "analysis", "#moves-box": "moves",
                   "#log": "search log", "#threat-info": "threats",
                   "#path": "search path (paused)"}
+        if self._closing_before_first_frame(titles):
+            return  # nothing to set up or draw: the app is ending (ready stays False)
         for selector, title in titles.items():
             self.query_one(selector).border_title = title
         self.query_one("#threat-info").display = False
@@ -183,12 +185,23 @@ class MainScreen(Screen[None]):
         self.ready = True
         self.c.host.state_changed()  # the first drawing (of what was set before it, too)
 
+    def _closing_before_first_frame(self, panels: Iterable[str]) -> bool:
+        """Whether the app ends before this screen's first frame, its panels not (all)
+        mounted: a served session closed at once, or reloaded. Textual mounts nothing once
+        ``exit()`` was called (an empty ``mount_all``), and the web driver's "quit" prunes
+        the screen while it mounts; either way a panel is missing here, which is no bug
+        then. A panel missing while the app goes on is one: that still raises."""
+        app = self.app
+        ending = not app.is_running or app.return_code is not None  # exit() sets the code
+        return ending and not all(self.query(selector) for selector in panels)
+
     @property
     def board(self) -> BoardView:
         return self.query_one(BoardView)
 
     def on_resize(self, event: events.Resize) -> None:
-        self._fit_terminal(event.size.width, event.size.height)
+        if self.ready:  # (not after a mount cut short by the app's end: no panels)
+            self._fit_terminal(event.size.width, event.size.height)
 
     def _fit_terminal(self, width: int, height: int) -> None:
         """Large terminals get a large board (one that fits it: 16x7's big board needs
