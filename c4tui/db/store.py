@@ -210,8 +210,11 @@ def _check_ours(conn: sqlite3.Connection, path: Path) -> None:
     try:
         tables = {name for (name,) in conn.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table'")}
-        meta = dict(conn.execute("SELECT name, value FROM meta").fetchall()) \
-            if "meta" in tables else {}
+        if not _TABLES <= tables:
+            raise NotGamesDatabase(f"{path}: not a games database (an SQLite file without "
+                                   "c4tui's tables; left as it is: choose another file with "
+                                   "--db FILE)")
+        meta = dict(conn.execute("SELECT name, value FROM meta").fetchall())
     except sqlite3.DatabaseError as exc:
         if "not a database" in str(exc):
             raise NotGamesDatabase(f"{path}: not a games database (not an SQLite file; left "
@@ -220,10 +223,9 @@ def _check_ours(conn: sqlite3.Connection, path: Path) -> None:
             raise DatabaseError(f"{path}: {_why(exc)}") from None
         raise NotGamesDatabase(f"{path}: not a games database ({_why(exc)}; left as it is: "
                                "choose another file with --db FILE)") from None
-    if not _TABLES <= tables or "version" not in meta:
-        raise NotGamesDatabase(f"{path}: not a games database (an SQLite file without "
-                               "c4tui's tables; left as it is: choose another file with "
-                               "--db FILE)")
+    if "version" not in meta:
+        raise NotGamesDatabase(f"{path}: not a games database (its meta table has no "
+                               "version; left as it is: choose another file with --db FILE)")
     if meta.get("version") != SCHEMA_VERSION:
         raise NotGamesDatabase(f"{path}: games database version {meta.get('version')!r}, "
                                f"expected {SCHEMA_VERSION}")
