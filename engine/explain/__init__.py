@@ -1,0 +1,75 @@
+"""Why a position is what it is: Allis's nine rules as checked certificates (issue 35).
+
+``explain(position)`` argues for the side that controls zugzwang (Black by default, White
+when it holds an odd threat): the rules' instances on the board (:mod:`.rules`), which of
+them can be used together (:mod:`.conflicts`), a set that refutes every group the opponent
+could still complete (:mod:`.cover`), and where the rules alone prove nothing, a small
+search over the moves with the rules at its leaves (:mod:`.proof`). Every certificate is
+then checked by :mod:`.check`, which re-derives everything from the board and shares no
+code with the finder. docs/explain.md states the rules in our words.
+
+Pure Python on the bitboards' ints: any board size of even height (the rules pair each
+odd-row square with the even one above it).
+"""
+
+from __future__ import annotations
+
+import time
+
+from ..geometry import ZUGZWANG_RULES
+from ..position import BLACK, WHITE, Position
+from .certificate import Certificate, ProofNode, RuleUse
+from .check import CheckError, verify
+from .check import check as _check
+from .evaluate import odd_threats
+from .proof import search
+
+SIDE_NAMES = ("white", "black")
+#: The default budget of the proof search, seconds.
+DEFAULT_BUDGET = 1.0
+
+
+def default_side(pos: Position) -> int:
+    """The controller of zugzwang: White if it holds an odd threat, else Black."""
+    return WHITE if odd_threats(pos.stones(WHITE), pos.mask) else BLACK
+
+
+def explain(position: Position, side: int | None = None,
+            budget: float = DEFAULT_BUDGET) -> Certificate:
+    """A certificate for ``side`` (``WHITE``/``BLACK``, default :func:`default_side`) in
+    ``position``, found within ``budget`` seconds and checked; ``proves`` is None when
+    nothing was proven (an odd number of rows, a finished game, or no proof found)."""
+    t0 = time.perf_counter()
+    if side is None:
+        side = default_side(position)
+    name = SIDE_NAMES[side]
+    cert = Certificate(position.digits(), name, None)
+    if not ZUGZWANG_RULES:
+        cert.notes.append("the rules need an even number of rows")
+    elif position.is_over:
+        cert.notes.append("the game is over")
+    else:
+        proof = search(position.copy(), side, budget)
+        if proof is not None:
+            wins = all(leaf.wins for leaf in proof.leaves())
+            cert.proof = proof
+            cert.tree = proof.internal()
+            cert.proves = f"{name} wins" if wins else f"{name} at least draws"
+            try:
+                verify(position, cert)
+                cert.checked = True
+            except CheckError as exc:
+                cert.checked = False
+                cert.notes.append(f"the checker refused it: {exc}")
+    cert.seconds = time.perf_counter() - t0
+    return cert
+
+
+def check(position: Position, certificate: Certificate) -> bool:
+    """Whether ``certificate`` proves what it claims about ``position``, re-derived by the
+    independent checker."""
+    return _check(position, certificate)
+
+
+__all__ = ["Certificate", "CheckError", "ProofNode", "RuleUse", "check", "default_side",
+           "explain", "SIDE_NAMES", "DEFAULT_BUDGET"]

@@ -1,0 +1,101 @@
+"""The search for a compatible set of rule instances that refutes every problem.
+
+VICTOR's backtracking (Allis, section 9.2): take the unrefuted problem with the fewest
+instances still usable, try each of those instances in turn, drop every instance that
+conflicts with the one taken, recurse. Sets are Python ints (bitsets) over the problems
+and over the instances; conflicts are computed only for the instances the search takes
+(most positions need a few dozen), not as a whole matrix.
+"""
+
+from __future__ import annotations
+
+import time
+
+from .conflicts import compatible
+from .rules import Rule
+
+
+class Budget(Exception):
+    """The search ran out of its time or step budget."""
+
+
+def find_cover(rules: list[Rule], n_problems: int, deadline: float | None = None,
+               max_steps: int = 200_000) -> list[Rule] | None:
+    """A list of pairwise compatible ``rules`` whose refutations cover problems
+    ``0 .. n_problems - 1``, or None if there is none (or the budget ran out: see
+    :class:`Budget`, raised only when ``deadline`` or ``max_steps`` stops the search).
+    """
+    everything = (1 << n_problems) - 1
+    union = 0
+    for r in rules:
+        union |= r.refutes
+    if union & everything != everything:
+        return None  # a problem no instance refutes: no search needed
+    # solvers[i]: bitset of the instances that refute problem i
+    solvers = [0] * n_problems
+    for j, r in enumerate(rules):
+        ref = r.refutes
+        while ref:
+            low = ref & -ref
+            solvers[low.bit_length() - 1] |= 1 << j
+            ref ^= low
+    conflicts: dict[int, int] = {}
+    all_rules = (1 << len(rules)) - 1
+
+    def conflict_set(j: int) -> int:
+        got = conflicts.get(j)
+        if got is None:
+            rj = rules[j]
+            got = 0
+            for k, rk in enumerate(rules):
+                if k != j and not compatible(rj, rk):
+                    got |= 1 << k
+            conflicts[j] = got
+        return got
+
+    steps = 0
+    chosen: list[int] = []
+
+    def search(open_problems: int, usable: int) -> bool:
+        nonlocal steps
+        steps += 1
+        if steps > max_steps or (deadline is not None and steps & 63 == 0
+                                 and time.perf_counter() > deadline):
+            raise Budget
+        if not open_problems:
+            return True
+        # the problem with the fewest usable instances
+        best_count, best_set = 1 << 30, 0
+        rest = open_problems
+        while rest:
+            low = rest & -rest
+            i = low.bit_length() - 1
+            rest ^= low
+            cand = solvers[i] & usable
+            n = cand.bit_count()
+            if n < best_count:
+                best_count, best_set = n, cand
+                if n <= 1:
+                    break
+        if best_count == 0:
+            return False
+        # the instances that refute the most open problems first
+        order = []
+        cand = best_set
+        while cand:
+            low = cand & -cand
+            j = low.bit_length() - 1
+            cand ^= low
+            order.append((-(rules[j].refutes & open_problems).bit_count(), j))
+        order.sort()
+        for _, j in order:
+            chosen.append(j)
+            if search(open_problems & ~rules[j].refutes, usable & ~conflict_set(j) & ~(1 << j)):
+                return True
+            chosen.pop()
+            usable &= ~(1 << j)  # tried: any cover using j was explored below
+        return False
+
+    if search(everything, all_rules):
+        return [rules[j] for j in chosen]
+    return None
