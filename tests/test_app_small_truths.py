@@ -11,8 +11,11 @@ import pytest
 from c4tui.engine.position import Position
 from c4tui.engine.seam import Limits, SearchState
 from pilot_util import LOAD_TIMEOUT, engine_ready, sync, until, wait_for
+from textual.app import App
 
 from c4tui.app import C4App, SearchSettings
+from c4tui.app.play import PlaySettings
+from c4tui.app.widgets import PlaySetupScreen
 
 pytestmark = pytest.mark.usefixtures("tmp_home")
 
@@ -54,3 +57,38 @@ async def test_a_step_of_n_nodes_ends_paused_on_the_status_line():
                     and f"{nodes:,} nodes" in status(app),
                     "the step's pause on the status line", 3)
         assert "/s" not in status(app)  # no speed: nothing runs
+
+
+# ------------------------------------------------------------------ the play dialog
+class _DialogHost(App[None]):
+    """The play dialog alone (no engine: the dialog is the subject); ``result`` is what
+    it returned, ``...`` while it is open."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.result: object = ...
+
+    def on_mount(self) -> None:
+        def done(choice: object) -> None:
+            self.result = choice
+
+        self.push_screen(PlaySetupScreen(side=1, strength="2k"), done)
+
+
+@pytest.mark.parametrize("keys, vary", [
+    (("tab",), False),  # the vary box focused: enter starts, as the footer says
+    (("tab", "space"), True),  # space ticks it; enter starts
+    (("tab", "tab"), False),  # the hints box
+    (("shift+tab",), False),  # the side: enter starts, with the side shown
+])
+@sync
+async def test_enter_starts_the_play_dialog_from_every_field(keys, vary):
+    """Bug: Tab to "vary" then Enter ticked the box instead of starting."""
+    app = _DialogHost()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, PlaySetupScreen), "the dialog")
+        await pilot.press(*keys)
+        await pilot.press("enter")
+        await until(pilot, lambda: app.result is not ..., "the dialog to start")
+        settings, hide_hints = app.result
+        assert settings == PlaySettings(side=1, nodes=2000, vary=vary) and hide_hints

@@ -27,8 +27,14 @@ def _mark(button: Checkbox | RadioButton, on: str) -> None:
     button.refresh()
 
 
-class _Box(Checkbox):
+#: Space toggles a box or picks a side; Enter is left to the dialog, which starts (its
+#: footer says "enter: start"; Textual's toggles took Enter too, and nothing started).
+_SPACE_TOGGLES = [Binding("space", "toggle_button", "Toggle", show=False)]
+
+
+class _Box(Checkbox, inherit_bindings=False):
     BUTTON_INNER = " "
+    BINDINGS = _SPACE_TOGGLES
 
     def watch_value(self) -> None:
         super().watch_value()  # Textual's: posts Changed
@@ -43,11 +49,19 @@ class _Radio(RadioButton):
         _mark(self, "●")
 
 
+class _Sides(RadioSet, inherit_bindings=False):
+    """The side the engine plays: arrows move, space picks, Enter starts."""
+
+    BINDINGS = [Binding("down,right", "next_button", "Next option", show=False),
+                Binding("up,left", "previous_button", "Previous option", show=False),
+                *_SPACE_TOGGLES]
+
+
 class PlaySetupScreen(OnceModalScreen[PlayChoice | None]):
     """Returns the choice, or None on escape. A strength that cannot be used is said on
     the dialog's last line, and the dialog stays."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("enter", "start", "Start")]
 
     def __init__(self, side: int, strength: str = PERFECT, vary: bool = False,
                  hide_hints: bool = True) -> None:
@@ -60,7 +74,7 @@ class PlaySetupScreen(OnceModalScreen[PlayChoice | None]):
             yield Label("Play against the engine", id="play-title")
             with Horizontal(id="play-side-row"):
                 yield Label("The engine plays ", classes="play-label")
-                with RadioSet(id="play-side"):
+                with _Sides(id="play-side"):
                     for i, name in enumerate(PLAYER_NAMES):
                         yield _Radio(name, value=i == self.side, id=f"play-{name.lower()}")
             with Horizontal(id="play-strength-row"):
