@@ -14,7 +14,6 @@ scripts.
 from __future__ import annotations
 
 import dataclasses
-import os
 import threading
 import time
 from dataclasses import dataclass
@@ -27,6 +26,7 @@ from .booklink import BookLike
 from .deepening import Deepening, Iteration, fallback_move, lost_line, report, root_moves
 from .geometry import CENTER_ORDER, IS_DEFAULT, SIZE, WIDTH
 from .position import Position
+from .priority import lower_priority
 from .scores import win_score
 from .seam import (
     Band,
@@ -89,9 +89,10 @@ class SearchController:
     """
 
     def __init__(self, nice: int = 0, book: BookLike | None = None) -> None:
-        """``nice``: run the worker at this lower CPU priority (Linux; a UI keeps the cores
-        it needs), whichever thread calls :meth:`start`. ``book``: the books the searches
-        probe when their options say ``use_book`` (``c4tui.book.load_default()``)."""
+        """``nice``: run the worker this much below the process's CPU priority (Linux;
+        capped at 19; a UI keeps the cores it needs), whichever thread calls :meth:`start`.
+        ``book``: the books the searches probe when their options say ``use_book``
+        (``c4tui.book.load_default()``)."""
         self._nice = nice
         self._lock = threading.Lock()
         self._cond = threading.Condition(self._lock)
@@ -383,11 +384,8 @@ class SearchController:
 
     def _work(self) -> None:
         """The worker: run the newest request, until there is none."""
-        if self._nice:
-            try:
-                os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), self._nice)
-            except (AttributeError, OSError):
-                pass  # not Linux, or not permitted: normal priority
+        if self._nice:  # the caller's niceness plus this step: never above the caller
+            lower_priority(self._nice)
         while True:
             with self._cond:
                 req = self._request

@@ -10,7 +10,7 @@ from c4tui.match.game import CRASH, NORMAL, GameRecord
 from c4tui.match.openings import Opening
 from c4tui.match.runner import MatchState
 from c4tui.match.sprt import Sprt
-from c4tui.match.table import Output
+from c4tui.match.table import Output, status_line
 from c4tui.match.tally import Tally
 
 ERASE_LINE_UP = "\x1b[2K\x1b[1A\x1b[2K"  # rich's Live: rub out the last frame, line by line
@@ -62,5 +62,23 @@ def test_plain_lines_when_not_a_terminal():
     view.game(GameRecord(1, 0, Opening(()), "A", (3,), 0), MatchState(1, 2, tally))
     assert out.getvalue() == ("heading\ngame 1: A (one) - B (two) 1-0, opening -\n"
                               "  1/2 games  A: 1 W 0 D 0 L  100.0%  Elo +inf (95%: -inf to "
-                              "+inf)  pairs 0 0 0 0 0\n")
+                              "+inf) over 1 game  pairs 0 0 0 0 0\n")
     assert "\x1b" not in out.getvalue()
+
+
+def test_the_running_line_says_the_elo_is_over_the_complete_pairs_only():
+    """Issue 36: ``60.0%  Elo +190.8`` read as a contradiction (60% is +70 Elo): the score
+    counts all five games, the Elo the two complete pairs (3 of their 4 points)."""
+    tally = Tally()
+    for pair, points in ((0, 1.0), (0, 0.5), (1, 1.0), (1, 0.5), (2, 0.0)):
+        tally.add(pair, points)
+    line = status_line(MatchState(5, 100, tally), None)
+    assert line.startswith("5/100 games  A: 2 W 2 D 1 L  60.0%  Elo +190.8 (95%: ")
+    assert ") over 2 complete pairs  pairs 0 0 0 2 0" in line
+    out = io.StringIO()
+    view = Output("live", {"A": "one", "B": "two"}, None, out)
+    view.begin("A: one  vs  B: two")
+    view.game(GameRecord(5, 2, Opening((3,)), "A", (3, 3), 1), MatchState(5, 100, tally))
+    header, row = [x.split() for x in _plain(out.getvalue()).splitlines()[-2:]]
+    assert header[-3:] == ["Elo", "over", "pairs"]
+    assert row[:6] == ["5/100", "2", "2", "1", "60.0%", "+190.8"] and "2 pairs" in " ".join(row)

@@ -4,7 +4,8 @@ The process core (start, write, ask with a timeout, read, die) is
 :class:`c4tui.ugi.client.UgiClient`, shared with ``c4tui match``. :class:`UgiPipe` adds
 what the app needs of it: ``info`` and ``bestmove`` lines go to the subclass's hooks,
 anything else unexpected becomes a note, and :meth:`UgiPipe.status` is what the status
-line says (a note stays :data:`NOTE_SECONDS`).
+line says (a note stays :data:`NOTE_SECONDS`). Every word of the engine's in a note, its
+name or an error is escaped and cut (:func:`c4tui.ugi.client.shorten`).
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ __all__ = ["EngineGone", "ExternalStatus", "UgiPipe"]
 
 #: How long a note (garbage, an ``info string``) stays in the status line.
 NOTE_SECONDS = 20.0
-#: The external process runs at the engine's lower CPU priority (the UI wins the cores).
+#: The external process runs this much below the app's CPU priority (the UI wins the
+#: cores; capped at 19, never above the app's own).
 EXTERNAL_NICE = 5
 
 
@@ -54,7 +56,7 @@ class UgiPipe(UgiClient):
 
     def on_line(self, word: str, line: str) -> str:
         if word not in KNOWN_WORDS:
-            return f"ignored unexpected output {shorten(line)!r}"
+            return f"ignored unexpected output '{shorten(line)}'"
         if word == "info":
             try:
                 info = parse_info(line)

@@ -8,7 +8,6 @@ the user quits (quitting never waits for a compile).
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import threading
@@ -16,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from c4tui.engine.priority import lower_priority
 from c4tui.engine.seam import SearchLike, default_threads
 
 from . import settings as app_settings
@@ -33,11 +33,10 @@ ENGINE_NICE = 5
 
 def lower_thread_priority(nice: int = ENGINE_NICE) -> None:
     """Give the calling thread (and threads it creates, which inherit it on Linux) a
-    lower CPU priority, so the UI thread wins the cores when the engine uses them all."""
-    try:
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), nice)
-    except (AttributeError, OSError):
-        pass  # not Linux, or not permitted: the engine just runs at normal priority
+    lower CPU priority, so the UI thread wins the cores when the engine uses them all:
+    the app's own niceness plus ``nice``, capped at 19 (never above what the user gave
+    the app, e.g. under ``nice -n 19 c4tui``)."""
+    lower_priority(nice)  # not Linux, or not permitted: the priority it has
 
 
 @dataclass(frozen=True)

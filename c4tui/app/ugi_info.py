@@ -3,7 +3,9 @@
 UGI is UCI generalised to any game (docs/protocol.md). An ``info`` line is a list of
 ``key value`` pairs; ``pv`` and ``string`` take the rest of the line. Engines differ in
 what they send, so every field is optional; a line that cannot be read raises
-:class:`InfoError` with a one-line reason (the app shows it and reads on).
+:class:`InfoError` with a one-line reason (the app shows it and reads on) that quotes the
+engine's words escaped and cut (:func:`~c4tui.ugi.client.shorten`): a hostile engine's
+escape sequences never reach the screen.
 """
 
 from __future__ import annotations
@@ -58,7 +60,7 @@ def _int(key: str, word: str | None) -> int:
     try:
         return int(word)
     except ValueError:
-        raise InfoError(f"info: {key} {word!r} is not a number") from None
+        raise InfoError(f"info: {key} '{shorten(word, 20)}' is not a number") from None
 
 
 def parse_info(line: str) -> Info:
@@ -66,7 +68,7 @@ def parse_info(line: str) -> Info:
     non-numeric value). ``info string ...`` keeps its text."""
     words = line.split()
     if not words or words[0] != "info":
-        raise InfoError(f"not an info line: {shorten(line)!r}")
+        raise InfoError(f"not an info line: '{shorten(line)}'")
     fields: dict[str, Any] = {}  # each value parsed for its key above
     i = 1
     while i < len(words):
@@ -80,7 +82,7 @@ def parse_info(line: str) -> Info:
         elif key == "score":
             kind = nxt
             if kind not in ("cp", "mate"):
-                raise InfoError(f"info: score {kind or ''!r}: expected cp or mate")
+                raise InfoError(f"info: score '{shorten(kind or '', 20)}': expected cp or mate")
             fields["score_kind"] = kind
             fields["score"] = _int(f"score {kind}", words[i + 2] if i + 2 < len(words)
                                    else None)
@@ -98,7 +100,7 @@ def parse_info(line: str) -> Info:
                 fields["string"] = " ".join(rest)
             break
         else:
-            raise InfoError(f"info: unknown field {shorten(key, 20)!r}")
+            raise InfoError(f"info: unknown field '{shorten(key, 20)}'")
     return Info(**fields)
 
 

@@ -160,7 +160,7 @@ def match(
         text = str(exc)  # an option's own error is in the one form: --option VALUE: reason
         fail(text if text.startswith("--") else f"match: {text}")
     where = f"from {openings}" if openings is not None else \
-        f"drawn {opening_plies}-disc book positions"
+        f"(the book's {opening_plies}-disc positions that are draws with perfect play)"
     _play(config, "json" if json_out else ("live" if sys.stdout.isatty() else "plain"), where,
           db)
 

@@ -98,7 +98,7 @@ def play_game(number: int, pair: int, opening: Opening, white: Player, black: Pl
         square = parse_square(move) if move else None
         if square is None or not pos.can_play(square[0]) or pos.height(square[0]) != square[1]:
             legal = " ".join(square_name(c, pos.height(c)) for c in pos.legal_moves())
-            return forfeit(side, ILLEGAL, f"illegal move {shorten(move, 12)!r} after "
+            return forfeit(side, ILLEGAL, f"illegal move '{shorten(move, 12)}' after "
                            f"{len(pos.history)} moves (legal: {legal})")
         pos.play(square[0])
     return ended(pos.winner)

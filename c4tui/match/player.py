@@ -1,4 +1,10 @@
-"""One engine of a match: a UGI process asked for moves, every wait bounded."""
+"""One engine of a match: a UGI process asked for moves, every wait bounded.
+
+What an engine prints is kept only as far as the match needs it, so a flooding engine
+cannot grow our memory: of its ``option`` lines only the names the user set with
+``--option`` (at most as many as were given), of its ``info string error`` lines the first,
+escaped and cut (:func:`c4tui.ugi.client.shorten`); the rest is the client's, bounded there.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +12,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from c4tui.ugi.client import EngineGone, UgiClient
+from c4tui.ugi.client import EngineGone, UgiClient, shorten
 
 #: ``c4tui engine`` (the installed module, as this Python runs it): either engine's default.
 OWN_ENGINE = (sys.executable, "-m", "c4tui.ugi")
@@ -16,6 +22,8 @@ UGI_TIMEOUT = 30.0
 READY_TIMEOUT = 300.0
 #: Seconds a move may take beyond its movetime before the engine loses on time.
 DEFAULT_TIMEOUT = 10.0
+#: How much of an engine's ``info string error`` an error message quotes.
+REFUSED_CHARS = 200
 
 
 @dataclass(frozen=True)
@@ -59,15 +67,18 @@ class Player(UgiClient):
         self.spec = spec
         self.label = label  #: "A" or "B"
         self._bestmove: str | None = None
-        self._options: set[str] = set()  # the names its ``option`` lines declare, lower case
-        self._refused = ""  # the first ``info string error`` of the handshake
+        self._wanted = {name.lower() for name in spec.options}  # the options we set
+        self._options: set[str] = set()  # which of them its ``option`` lines declare
+        self._refused = ""  # the first ``info string error`` of the handshake, escaped
 
     def on_line(self, word: str, line: str) -> str:
-        if word == "option" and "name" in (parts := line.split()):
+        if word == "option" and self._wanted and "name" in (parts := line.split()):
             end = parts.index("type") if "type" in parts else len(parts)
-            self._options.add(" ".join(parts[parts.index("name") + 1:end]).lower())
+            name = " ".join(parts[parts.index("name") + 1:end]).lower()
+            if name in self._wanted:  # kept only if asked for: bounded by the command line
+                self._options.add(name)
         elif not self._refused and line.startswith("info string error"):
-            self._refused = line[len("info string "):]
+            self._refused = shorten(line[len("info string "):], REFUSED_CHARS)
         if word == "bestmove":
             parts = line.split()
             self._bestmove = parts[1] if len(parts) > 1 else ""

@@ -2,7 +2,8 @@
 game otherwise, JSON lines for scripts, and the final summary.
 
 The table's columns: games played of the total, engine A's wins, draws and losses, its
-score, the Elo difference A - B with its 95% interval, the pair counts (pentanomial: pairs
+score (every game), the Elo difference A - B with its 95% interval and what it is over
+(the complete pairs only, once there is one: ``Elo over``), the pair counts (pentanomial: pairs
 A scored 0, ½, 1, 1½, 2 points in) and, with ``--sprt``, the LLR and its bounds.
 """
 
@@ -35,11 +36,15 @@ def _llr_text(state: MatchState, sprt: Sprt | None) -> str:
 
 
 def status_line(state: MatchState, sprt: Sprt | None) -> str:
-    """``10/100 games  A: 4 W 3 D 3 L  55.0%  Elo +34.9 (95%: ...)  pairs 0 1 2 1 1``."""
+    """``11/100 games  A: 5 W 3 D 3 L  59.1%  Elo +34.9 (95%: ...) over 5 complete pairs
+    pairs 0 1 2 1 1``: the score counts every game, the Elo only the complete pairs (so
+    the line says what it is over: the two may disagree while a pair is half played)."""
     t = state.tally
     score = f"{100 * t.score:.1f}%" if t.score is not None else "-"
+    elo = _elo_text(state)
+    over = f" over {t.elo_basis()}" if elo != "-" else ""
     line = (f"{state.played}/{state.total} games  A: {t.wins} W {t.draws} D {t.losses} L  "
-            f"{score}  Elo {_elo_text(state)}  pairs {' '.join(map(str, t.pairs))}")
+            f"{score}  Elo {elo}{over}  pairs {' '.join(map(str, t.pairs))}")
     if sprt is not None:
         line += f"  LLR {_llr_text(state, sprt)}"
     return line
@@ -120,15 +125,17 @@ class Output:
         t = state.tally
         est = t.elo()
         table = Table(box=None, padding=(0, 1))
-        cols = ["games", "W", "D", "L", "score", "Elo A-B", "95% interval", "pairs"]
+        cols = ["games", "W", "D", "L", "score", "Elo A-B", "95% interval", "Elo over",
+                "pairs"]
         if self.sprt is not None:
             cols.append("LLR")
         for name in cols:
             table.add_column(name, justify="right", no_wrap=True)
         score = f"{100 * t.score:.1f}%" if t.score is not None else "-"
         elo, interval = ("-", "-") if est is None else est.text()[:-1].split(" (95%: ")
+        over = "-" if est is None else t.elo_basis().replace("complete ", "")  # the width
         row = [f"{state.played}/{state.total}", str(t.wins), str(t.draws), str(t.losses),
-               score, elo, interval, " ".join(map(str, t.pairs))]
+               score, elo, interval, over, " ".join(map(str, t.pairs))]
         if self.sprt is not None:  # its bounds are in the heading
             row.append(f"{state.llr:+.2f}" if state.llr is not None else "-")
         table.add_row(*row)

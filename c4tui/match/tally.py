@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from c4tui.units import plural
+
 from .elo import EloEstimate, estimate
 
 
@@ -53,3 +55,10 @@ class Tally:
 
     def elo(self) -> EloEstimate | None:
         return estimate(self.counts())
+
+    def elo_basis(self) -> str:
+        """What :meth:`elo` is computed over: ``2 complete pairs`` once a pair is
+        complete (a pair's second game still running is not in it, so its score may
+        differ from the games' score), else ``3 games``."""
+        complete = sum(self.pairs)
+        return plural(complete, "complete pair") if complete else plural(self.games, "game")

@@ -7,7 +7,14 @@ name``, ``option ... Hash`` and ``response`` are kept, every line goes to the su
 :meth:`on_line`) and standard error (its last lines say why a crash happened). Whatever
 goes wrong becomes :class:`EngineGone` with a one-line reason. Used by the app's external
 engine (``c4tui --engine CMD``, :mod:`c4tui.app.external_io`) and by ``c4tui match``
-(:mod:`c4tui.match.player`). Imports nothing of the engine, the app or the CLI.
+(:mod:`c4tui.match.player`). Imports nothing of the app or the CLI.
+
+The engine is a hostile peer: everything it prints that is kept is bounded (a line is
+read in pieces of :data:`MAX_LINE` bytes, only the answer words of :data:`ANSWERS` are
+counted, its name and last lines are cut), everything it prints that reaches a message is
+escaped (:func:`shorten`, through :func:`c4tui.bounded.shown`), its process group is
+killed whenever the client closes (whatever it started dies with it, even after the
+engine itself exited), and it runs a step below our CPU priority, never above it.
 """
 
 from __future__ import annotations
@@ -21,14 +28,26 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from typing import IO
 
+from c4tui.bounded import shown
+from c4tui.engine.priority import lower_priority
+
 #: Longest line read at once; a longer one arrives in pieces (read as garbage).
 MAX_LINE = 65536
+#: The first words counted for :meth:`UgiClient.ask` (any other word is not kept: an
+#: engine printing a new word every line must not grow our memory).
+ANSWERS = frozenset({"ugiok", "readyok", "bestmove", "response"})
+#: The longest ``response`` word kept.
+MAX_RESPONSE = 64
+#: Seconds between two looks at whether the process still runs while an answer is
+#: awaited, and how long after its end its last output may still come.
+EXIT_POLL = 0.5
+EXIT_GRACE = 0.5
 
 
 def shorten(text: str, width: int = 40) -> str:
-    """``text`` on one line, control characters replaced, cut to ``width``."""
-    clean = "".join(ch if ch.isprintable() else "?" for ch in text.strip())
-    return clean if len(clean) <= width else clean[:width - 1] + "…"
+    """Untrusted ``text`` on one line, every character a terminal could act on escaped
+    (:func:`c4tui.bounded.shown`: ``\\x1b``), cut to ``width``."""
+    return shown(text.strip(), width)
 
 
 class EngineGone(Exception):
@@ -44,7 +63,7 @@ class UgiClient:
 
     def __init__(self, argv: Sequence[str], nice: int = 0) -> None:
         self.argv = list(argv)
-        self.nice = nice  # added to the process's CPU niceness (0: as ours)
+        self.nice = nice  # added to our CPU niceness for its process (0: as ours)
         # "python3 my_engine.py" until it says its name (paths cut to the file's name)
         self.name = shorten(" ".join(os.path.basename(a) for a in self.argv), 30)
         self._cond = threading.Condition()  # guards everything below and the subclass's
@@ -54,7 +73,7 @@ class UgiClient:
         self.ready = False
         self.error = ""
         self._note, self._note_at = "", 0.0  # the last thing worth saying, and when
-        self._seen: dict[str, int] = {}  # answers counted by first word: ugiok, readyok ...
+        self._seen: dict[str, int] = {}  # the ANSWERS counted by first word
         self._printed: deque[str] = deque(maxlen=3)  # its last lines, for messages
         self._stderr: deque[str] = deque(maxlen=3)
         self._stderr_done = threading.Event()
@@ -72,15 +91,22 @@ class UgiClient:
 
     # ------------------------------------------------------------------ kill
     def close(self) -> None:
-        """Kill the process (and anything it started) at once; never waits."""
+        """Kill the process and everything it started at once; never waits.
+
+        The whole process group goes, whether the engine itself still runs or not: an
+        engine that exits on ``quit`` may leave a child behind (its group lives on with
+        the child in it). A group id is not reused while any process of the group lives,
+        so the signal reaches only what the engine started (or nothing: ESRCH)."""
         with self._cond:
             self._quit = True
             self._cond.notify_all()
             proc = self._proc
-        if proc is not None and proc.poll() is None:
-            try:
-                os.killpg(proc.pid, signal.SIGKILL)
-            except OSError:
+        if proc is None:
+            return
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except OSError:  # the group is gone (or not ours): the engine at least
+            if proc.poll() is None:
                 proc.kill()
 
     def fail(self, why: str) -> None:
@@ -106,17 +132,33 @@ class UgiClient:
     # ------------------------------------------------------------------ writing
     def spawn(self) -> None:
         """Start the process and its reader threads; EngineGone if it cannot start."""
-        try:
-            proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE, start_new_session=True)
-        except (OSError, ValueError) as exc:
-            raise EngineGone(f"cannot start it: {getattr(exc, 'strerror', None) or exc}") \
-                from None
-        if self.nice:
+        started: list[subprocess.Popen[bytes] | BaseException] = []
+
+        def start() -> None:
+            if self.nice:  # our niceness plus the step, at most 19: never above ours
+                lower_priority(self.nice)  # this thread's: the process is born with it,
+                # so whatever it starts at once inherits it too
             try:
-                os.setpriority(os.PRIO_PROCESS, proc.pid, self.nice)
-            except (AttributeError, OSError):
-                pass  # not permitted: it runs at normal priority
+                started.append(subprocess.Popen(
+                    self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE, start_new_session=True))
+            except BaseException as exc:  # noqa: BLE001 - raised again by the caller
+                started.append(exc)
+
+        # started from a thread of its own when its priority is lower (Linux: niceness is
+        # a thread's, and a thread cannot raise it again)
+        if self.nice:
+            thread = threading.Thread(target=start, name="c4-engine-spawn", daemon=True)
+            thread.start()
+            thread.join()
+        else:
+            start()
+        proc = started[0]
+        if isinstance(proc, (OSError, ValueError)):
+            raise EngineGone(f"cannot start it: {getattr(proc, 'strerror', None) or proc}") \
+                from None
+        if isinstance(proc, BaseException):
+            raise proc
         with self._cond:
             self._proc = proc
             if self._quit:  # closed while it started
@@ -135,30 +177,44 @@ class UgiClient:
 
     def ask(self, line: str, answer: str, timeout: float,
             done: Callable[[], bool] | None = None) -> None:
-        """Send ``line`` and wait for the next ``answer`` (or until ``done()``, checked
-        with ``_cond`` held); EngineGone on timeout or exit."""
+        """Send ``line`` and wait for the next ``answer`` (one of :data:`ANSWERS`) or
+        until ``done()``, checked with ``_cond`` held; EngineGone on timeout or exit."""
+        assert answer in ANSWERS, answer  # only those are counted
         with self._cond:
             before = self._seen.get(answer, 0)
         if done is None:
             done = lambda: self._seen.get(answer, 0) != before  # noqa: E731
         self.send(line)
         start = time.monotonic()
+        exited: float | None = None  # when the process was seen to have ended
         with self._cond:
             self._asking = (answer, start)
             try:
                 while not done() and not self._quit and not self._eof:
-                    left = start + timeout - time.monotonic()
+                    now = time.monotonic()
+                    left = start + timeout - now
                     if left <= 0:
-                        printed = f" (it printed {self._printed[-1]!r})" \
+                        printed = f" (it printed '{self._printed[-1]}')" \
                             if self._printed else ""
                         raise EngineGone(f"no {answer} within {timeout:g} s after {line}"
                                          f"{printed}")
-                    self._cond.wait(left)
-                gone = self._eof and not done() and not self._quit
+                    # an engine that exited while a process it started holds its output
+                    # open never sends the end of its output: it is gone once what it
+                    # wrote before it ended had the time to be read
+                    if exited is None and self._has_exited():
+                        exited = now
+                    if exited is not None and now - exited >= EXIT_GRACE:
+                        break
+                    self._cond.wait(min(left, EXIT_POLL if exited is None else EXIT_GRACE))
+                gone = (self._eof or exited is not None) and not done() and not self._quit
             finally:
                 self._asking = None
         if gone:  # how it ended, found out without the lock (the UI reads under it)
             raise EngineGone(self._exit_text())
+
+    def _has_exited(self) -> bool:
+        proc = self._proc
+        return proc is not None and proc.poll() is not None
 
     def _exit_text(self) -> str:
         """How it ended: ``exited (code 1): <its last line on stderr>``."""
@@ -198,9 +254,10 @@ class UgiClient:
             elif word == "option":
                 self._option(words)
             elif word == "response":
-                self.response = words[1] if len(words) > 1 else ""
+                self.response = words[1][:MAX_RESPONSE] if len(words) > 1 else ""
             note = self.on_line(word, line)
-            self._seen[word] = self._seen.get(word, 0) + 1
+            if word in ANSWERS:
+                self._seen[word] = self._seen.get(word, 0) + 1
             if note:
                 self._note, self._note_at = note, time.monotonic()
             self._cond.notify_all()

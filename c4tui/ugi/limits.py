@@ -82,7 +82,7 @@ def parse_go(words: list[str], pos: Position | None = None) -> Limits:
             raise ValueError(f"go: nodes {clip(text)}: expected 1 to {MAX_NODE_LIMIT:,}")
         if word in ("movetime", "p1inc", "p2inc") and n < 0:
             raise ValueError(f"go: {word} {clip(text)}: expected milliseconds, 0 or more")
-        if abs(n) > MAX_GO_MS:
+        if word not in ("depth", "nodes") and abs(n) > MAX_GO_MS:  # times only
             raise ValueError(f"go: {word} {clip(text)}: expected at most {MAX_GO_MS:,} ms")
         values[word] = n
         i += 2
