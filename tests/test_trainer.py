@@ -164,3 +164,90 @@ def test_trainer_80x24(snap_compare, puzzle_file, tmp_path):
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=hinted)
+
+
+def _poisoned(store, keys, **card) -> None:
+    """A store whose first puzzle's card has ``card``'s values (the others are sane),
+    written as JSON text (so NaN and 1e999 stay what a hand-edited file holds)."""
+    import json
+
+    good = {"ease": 2.5, "reps": 1, "interval": 1, "due": "2026-11-27", "again": False,
+            "last": "2026-11-26"}
+    bad = json.dumps({**good, **{k: v for k, v in card.items() if not isinstance(v, str)
+                                 or k in ("due", "last")}})
+    for k, v in card.items():  # raw JSON tokens: NaN, Infinity, 1e999
+        if isinstance(v, str) and k not in ("due", "last"):
+            bad = bad.replace(f'"{k}": {json.dumps(good[k])}', f'"{k}": {v}')
+    entries = [f'"{keys[0]}": {{"card": {bad}, "seq": 1}}',
+               f'"{keys[1]}": {{"card": {json.dumps(good)}, "seq": 2}}']
+    store.write_text('{"version": 1, "answers": 2, "streak": 2, "best": 2, "entries": {'
+                     + ", ".join(entries) + "}}")
+
+
+POISONS = [{"ease": 1e308}, {"interval": 10**9}, {"ease": "NaN"}, {"ease": "Infinity"},
+           {"ease": "-Infinity"}, {"interval": "1e999"}, {"reps": "true"}, {"reps": 2.5},
+           {"interval": -3}, {"due": "9999-12-31T00:00"}, {"last": 7}]
+
+
+@pytest.mark.parametrize("poison", POISONS, ids=lambda p: "-".join(map(str, p.items())))
+def test_a_card_out_of_range_is_reset_with_a_warning(puzzle_file, tmp_path, poison):
+    """trainer.json is a file anyone can edit: a card with a number out of its range
+    (``ease 1e308`` overflowed the next interval, ``interval 10**9`` the due date) is
+    reset, its puzzle new again, with one warning; the others keep their cards."""
+    store = tmp_path / "progress.json"
+    keys = control(puzzle_file, tmp_path / "none.json").keys
+    _poisoned(store, keys, **poison)
+    t = control(puzzle_file, store)
+    notes = t.take_notes()
+    assert len(notes) == 1 and "1 puzzle card unusable" in notes[0], notes
+    assert keys[0] not in t.progress.entries and keys[1] in t.progress.entries
+    assert t.progress.answers == 2
+    while t.puzzle is not None:  # every answer, the reset one's included, is stored
+        t.play(t.puzzle.keep)
+        assert not t.take_notes()
+        t.next()
+    assert store.exists() and control(puzzle_file, store).take_notes() == []
+
+
+@pytest.mark.parametrize("counts", ['"answers": 1e999', '"streak": -1', '"best": NaN',
+                                    '"answers": 1.5'])
+def test_a_count_out_of_range_is_a_fresh_start_with_a_warning(puzzle_file, tmp_path, counts):
+    store = tmp_path / "progress.json"
+    store.write_text('{"version": 1, "answers": 2, "streak": 2, "best": 2, "entries": {}}'
+                     .replace(f'"{counts.split(":")[0][1:-1]}": 2', counts))
+    t = control(puzzle_file, store)
+    assert any("not the trainer's progress, starting afresh" in n for n in t.take_notes())
+    assert t.puzzle is not None and t.progress.answers == 0
+
+
+def test_a_long_run_of_perfect_answers_keeps_its_dates():
+    """SM-2's interval grows by the ease each time: capped at 100 years, so the due date
+    stays a date (it overflowed after some twenty perfect answers)."""
+    from c4tui.puzzles.sm2 import MAX_INTERVAL, PERFECT, Card, review
+
+    card, day = Card(), TODAY
+    for _ in range(40):  # each answered the day it is due
+        card = review(card, PERFECT, day)
+        assert card.due is not None and card.interval <= MAX_INTERVAL
+        day = card.due
+    assert card.interval == MAX_INTERVAL and card.due == day
+
+
+@sync
+async def test_key_T_with_a_poisoned_store_warns_and_trains(tmp_path):
+    """The app: T with a trainer.json whose card has ``ease 1e308`` (an OverflowError
+    on the first answer took the app down)."""
+    keys = control(None, tmp_path / "none.json").keys  # the starter set
+    store_path().parent.mkdir(parents=True, exist_ok=True)
+    _poisoned(store_path(), keys, ease=1e308, interval=10**9)
+    app = C4App(Position(), engine=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("T")
+        await opened(pilot, app)
+        await until(pilot, lambda: any("unusable" in n.message for n in app._notifications),
+                    "the warning")
+        trainer = app.screen.control
+        assert trainer.puzzle is not None
+        await pilot.press(str(trainer.puzzle.keep + 1))
+        await until(pilot, lambda: "Solved" in screen_text(app), "the answer stored")
+    assert app.return_code in (None, 0)

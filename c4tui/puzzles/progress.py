@@ -12,12 +12,15 @@ survives a rebuilt or reordered set. Which puzzle comes next (:meth:`Progress.pi
 5. none: everything is learnt until a later day.
 
 A store that cannot be read is ignored with a one-line warning (a fresh start), one that
-cannot be written costs a warning; nothing here raises.
+cannot be written costs a warning; nothing here raises. Every number read back is
+bounded (:data:`MAX_EASE`, :data:`MAX_COUNT`, :data:`~.sm2.MAX_INTERVAL` days): a card
+with one out of its range is reset (its puzzle is new again) with a one-line warning.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import date
@@ -29,9 +32,14 @@ from c4tui.atomicfile import atomic_write
 from c4tui.bounded import read_file
 
 from .puzzle import Puzzle
-from .sm2 import Card, answer
+from .sm2 import MAX_INTERVAL, MIN_EASE, Card, answer
 
 _VERSION = 1
+#: The bounds of the numbers read back (a poisoned file must not overflow an answer):
+#: SM-2's ease grows by 0.1 per perfect answer, so 100 is a thousand of them in a row
+MAX_EASE = 100.0
+MAX_COUNT = 10**12  #: answers, streaks, a card's repetitions: more than a lifetime's
+_KEY = re.compile(r"[0-9]{1,40}")  #: a canonical key, in decimal (up to 128 bits)
 _MAX_STORE_BYTES = 16 << 20
 AGAIN_AFTER = 3  #: a missed puzzle returns after this many others (or sooner: none left)
 
@@ -97,16 +105,47 @@ def _card_json(card: Card) -> dict[str, object]:
     return d
 
 
-def _card(d: dict[str, object]) -> Card:
-    def day(v: object) -> date | None:
-        return date.fromisoformat(v) if isinstance(v, str) else None
+def _card(d: object) -> Card | None:
+    """The card stored as ``d``; None if it cannot be used (a number out of its range, a
+    date that is none): every number is bounded, so no answer to it can overflow."""
+    if not isinstance(d, dict):
+        return None
 
-    ease, reps, interval = d["ease"], d["reps"], d["interval"]
-    if not (isinstance(ease, (int, float)) and isinstance(reps, int)
-            and isinstance(interval, int)):
-        raise ValueError("a card's numbers")
-    return Card(float(ease), reps, interval, day(d.get("due")), bool(d.get("again")),
-                day(d.get("last")))
+    def day(v: object) -> date | None:
+        if v is None:
+            return None
+        if not isinstance(v, str) or len(v) > 10:
+            raise ValueError("a date")
+        return date.fromisoformat(v)
+
+    ease, reps, interval = d.get("ease"), d.get("reps"), d.get("interval")
+    try:
+        if not (_number(ease, MIN_EASE, MAX_EASE, float) and _number(reps, 0, MAX_COUNT)
+                and _number(interval, 0, MAX_INTERVAL)):
+            return None
+        assert isinstance(ease, (int, float)) and isinstance(reps, int)
+        assert isinstance(interval, int)
+        return Card(float(ease), reps, interval, day(d.get("due")), d.get("again") is True,
+                    day(d.get("last")))
+    except ValueError:
+        return None
+
+
+def _number(v: object, lo: float, hi: float, kind: type = int) -> bool:
+    """Whether ``v`` is a JSON number of ``kind`` (an int is a float too; a bool is
+    neither) within ``[lo, hi]`` (NaN is not; JSON's Infinity is above every bound)."""
+    if isinstance(v, bool) or not isinstance(v, (int, float) if kind is float else int):
+        return False
+    return lo <= v <= hi
+
+
+def _count(v: object) -> int:
+    """A count of the store (answers, streak, a card's turn): a JSON integer, 0 to
+    :data:`MAX_COUNT`."""
+    if not _number(v, 0, MAX_COUNT):
+        raise ValueError("a count")
+    assert isinstance(v, int)
+    return v
 
 
 def load_progress(store: Path | None = None) -> Progress:
@@ -126,11 +165,24 @@ def load_progress(store: Path | None = None) -> Progress:
     try:
         if data.get("version") != _VERSION:
             raise ValueError("version")
-        entries = {int(k): Entry(_card(v["card"]), int(v["seq"]))
-                   for k, v in data["entries"].items()}
-        return Progress(entries, int(data["answers"]), int(data["streak"]), int(data["best"]))
+        progress = Progress({}, _count(data["answers"]), _count(data["streak"]),
+                            _count(data["best"]))
+        unusable = 0
+        for k, v in data["entries"].items():
+            card = _card(v.get("card")) if isinstance(v, dict) else None
+            seq = v.get("seq") if isinstance(v, dict) else None
+            if card is None or not _number(seq, 0, MAX_COUNT) or not _KEY.fullmatch(k):
+                unusable += 1  # reset: the puzzle is new again, the others keep theirs
+                continue
+            assert isinstance(seq, int)
+            progress.entries[int(k)] = Entry(card, seq)
     except (AttributeError, KeyError, TypeError, ValueError):
         return Progress(warning=f"trainer: {store}: not the trainer's progress, starting afresh")
+    if unusable:
+        progress.warning = (f"trainer: {store}: {unusable:,} puzzle card"
+                            f"{'s' if unusable > 1 else ''} unusable (a number out of "
+                            "range), reset: asked as new")
+    return progress
 
 
 def save_progress(progress: Progress, store: Path | None = None) -> str | None:

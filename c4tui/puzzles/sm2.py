@@ -13,7 +13,8 @@ https://super-memory.com/english/ol/sm2.htm), as published:
    (:attr:`Card.again`).
 
 Step 2's EF is the E-Factor after step 3 has changed it for this repetition (the order
-of the published steps: grade, modify EF, schedule). Plain Python, no Textual.
+of the published steps: grade, modify EF, schedule). An interval is at most
+:data:`MAX_INTERVAL` days. Plain Python, no Textual.
 """
 
 from __future__ import annotations
@@ -24,6 +25,9 @@ from datetime import date, timedelta
 
 START_EASE = 2.5
 MIN_EASE = 1.3
+#: The longest interval, in days (a hundred years, as Anki's limit): SM-2's intervals grow
+#: by the ease each time, and a date must stay a date (``datetime.date`` ends in 9999).
+MAX_INTERVAL = 36_500
 #: The qualities of the published scale: 5 perfect, 4 after hesitation, 3 with serious
 #: difficulty, 2 wrong but the answer seemed easy once seen, 1 wrong, 0 blackout.
 PERFECT, HESITANT, DIFFICULT, WRONG_EASY, WRONG, BLACKOUT = 5, 4, 3, 2, 1, 0
@@ -64,7 +68,8 @@ def review(card: Card, quality: int, today: date) -> Card:
     elif reps == 2:
         interval = 6
     else:
-        interval = math.ceil(round(card.interval * ease, 6))  # 15 * 2.5 = 37.5 -> 38
+        # 15 * 2.5 = 37.5 -> 38; capped (min() first: a product too large for ceil)
+        interval = math.ceil(round(min(card.interval * ease, MAX_INTERVAL), 6))
     return Card(ease, reps, interval, today + timedelta(days=interval), quality < 4, today)
 
 
