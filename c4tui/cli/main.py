@@ -19,6 +19,7 @@ from c4tui.engine.seam import default_threads
 
 from . import analyze, bench, book, db, games, match, puzzles, review, selfplay, solve
 from . import engine as engine_command
+from . import explain as explain_command
 from . import open as open_command
 from . import serve as serve_command
 from .errors import FAILURE, fail
@@ -36,6 +37,8 @@ app = typer.Typer(
 COMMANDS = (open_command, games, db, solve, analyze, review, puzzles, selfplay, match, bench,
             book, engine_command, serve_command)
 
+_AFTER = COMMANDS.index(analyze) + 1  # explain is listed after analyze
+COMMANDS = (*COMMANDS[:_AFTER], explain_command, *COMMANDS[_AFTER:])
 for _module in COMMANDS:
     _module.register(app)
 tidy_help(app)  # after every command is registered: all of them reflow their help
