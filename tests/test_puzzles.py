@@ -273,6 +273,51 @@ def test_build_refuses_an_out_that_is_no_file_before_it_builds(tmp_path, capsys)
     assert fifo.is_fifo()
 
 
+@pytest.fixture
+def read_only_dir(tmp_path):
+    """A folder nobody may write in: a read-only tmpfs (as root, whom permissions do not
+    stop), else a folder without write permission; skipped where neither is possible."""
+    where = tmp_path / "ro"
+    where.mkdir()
+    if os.geteuid() != 0:
+        where.chmod(0o500)
+        yield where
+        where.chmod(0o700)
+        return
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "ro,size=64k", "tmpfs", str(where)],
+                          capture_output=True)
+    if done.returncode != 0:
+        pytest.skip("cannot make a read-only folder here")
+    try:
+        yield where
+    finally:
+        subprocess.run(["umount", "-l", str(where)], check=False)
+
+
+def test_build_refuses_an_out_it_cannot_write_before_it_builds(read_only_dir, monkeypatch,
+                                                               capsys):
+    from c4tui.puzzles import builder
+
+    def no_build(*args, **kwargs):
+        raise AssertionError("the build started")
+
+    monkeypatch.setattr(builder, "Builder", no_build)
+    out = read_only_dir / "p.c4p"
+    code, out_text, err = run(["puzzles", "build", "--selfplay", "2", "--out", str(out)],
+                              capsys)
+    assert (code, out_text) == (2, "")
+    assert err.startswith(f"c4tui: --out {out}: cannot write in {read_only_dir} (")
+    assert err.count("\n") == 1 and list(read_only_dir.iterdir()) == []
+
+
+def test_a_puzzle_file_with_a_bom_reads_as_without(tmp_path):
+    """Windows' editors start a UTF-8 file with a BOM; a .c4g with one was read, a .c4p
+    was 'not a puzzle file'."""
+    path = tmp_path / "bom.c4p"
+    path.write_bytes(b"\xef\xbb\xbf# c4tui puzzles 1\r\n3355 4 win 2 0 0 1 double-threat\r\n")
+    assert read_puzzles(path).puzzles == [P]
+
+
 def test_ctrl_c_keeps_what_was_found(tmp_path):
     out = tmp_path / "interrupted.c4p"
     proc = subprocess.Popen([sys.executable, "-m", "c4tui", "puzzles", "build", "--selfplay",

@@ -161,6 +161,16 @@ def _check_out(out: Path) -> None:
         bad_value("--out", out, "not a regular file")
     if not out.parent.is_dir():
         bad_value("--out", out, f"directory {out.parent} does not exist")
+    # a file beside it, as the atomic write makes one: a place that cannot be written (a
+    # read-only folder or file system) is said now, not after the build
+    import tempfile
+
+    try:
+        with tempfile.NamedTemporaryFile(dir=out.parent, prefix=f".{out.name}.",
+                                         suffix=".check"):
+            pass
+    except OSError as exc:
+        bad_value("--out", out, f"cannot write in {out.parent} ({exc.strerror or exc})")
 
 
 def _run_interruptible(run, stop) -> bool:

@@ -113,7 +113,7 @@ def read_puzzles(path: str | os.PathLike[str]) -> PuzzleFile:
     except OSError as exc:
         raise PuzzleFileError(f"{name}: {getattr(exc, 'strerror', None) or exc}") from None
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8-sig")  # a BOM (Windows' editors write one) is no text
     except UnicodeDecodeError as exc:
         raise PuzzleFileError(f"{name}: not UTF-8 text (byte {exc.start + 1})") from None
     out = PuzzleFile()
