@@ -439,6 +439,14 @@ class Position:
     def __repr__(self) -> str:
         return f"Position.from_moves({self.digits()!r})"
 
+    def _repr_svg_(self) -> str:
+        """The board as an SVG picture, for Jupyter (as python-chess's boards show
+        themselves): discs, the last move and both sides' threats
+        (:func:`c4tui.engine.picture.board_svg`; pure Python, no kernel is loaded)."""
+        from .picture import board_svg  # it imports this module
+
+        return board_svg(self)
+
     def __eq__(self, other: object) -> bool:
         return (
             isinstance(other, Position)

@@ -17,7 +17,7 @@ import typer
 from c4tui import __version__
 from c4tui.engine.seam import default_threads
 
-from . import analyze, bench, book, db, games, match, puzzles, review, selfplay, solve
+from . import analyze, bench, book, db, games, match, puzzles, render, review, selfplay, solve
 from . import engine as engine_command
 from . import explain as explain_command
 from . import open as open_command
@@ -34,8 +34,8 @@ app = typer.Typer(
 )
 
 # One module per command, in the order of `c4tui --help`, each with `register(app)`.
-COMMANDS = (open_command, games, db, solve, analyze, review, puzzles, selfplay, match, bench,
-            book, engine_command, serve_command)
+COMMANDS = (open_command, games, db, solve, analyze, review, render, puzzles, selfplay, match,
+            bench, book, engine_command, serve_command)
 
 _AFTER = COMMANDS.index(analyze) + 1  # explain is listed after analyze
 COMMANDS = (*COMMANDS[:_AFTER], explain_command, *COMMANDS[_AFTER:])
