@@ -158,4 +158,4 @@ async def test_the_threat_verdict_comes_first_and_whole():
         assert len(words) > panel.size.width  # two lines
         shown = " ".join(line.split("│")[-2].strip() for line in screen_text(app).splitlines()
                          if line.count("│") >= 2 and line.startswith("│"))
-        assert f"no new threats → {words}" in " ".join(shown.split()), shown
+        assert f"heuristic, no new threats → {words}" in " ".join(shown.split()), shown

@@ -50,7 +50,7 @@ async def test_exact_values_and_verdict():
         await until(pilot, lambda: "acute" in str(app.query_one("#threat-info").render()),
                     "the verdict on the screen")
         info = str(app.query_one("#threat-info").render())
-        assert "no new threats → Black wins: acute" in info
+        assert "heuristic, no new threats → Black wins: acute" in info
 
 
 # 9 discs: a draw the search does not settle in 50M nodes without the books (with them,

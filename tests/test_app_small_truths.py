@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from c4tui.engine.position import Position
 from c4tui.engine.seam import Limits, SearchState
-from pilot_util import LOAD_TIMEOUT, engine_ready, sync, until, wait_for
+from pilot_util import LOAD_TIMEOUT, engine_ready, screen_text, sync, until, wait_for
 from textual.app import App
 
 from c4tui.app import C4App, SearchSettings
@@ -92,3 +92,60 @@ async def test_enter_starts_the_play_dialog_from_every_field(keys, vary):
         await until(pilot, lambda: app.result is not ..., "the dialog to start")
         settings, hide_hints = app.result
         assert settings == PlaySettings(side=1, nodes=2000, vary=vary) and hide_hints
+
+
+# ------------------------------------------------------------------ the threat panel
+def _fake(app: C4App, **fields) -> None:
+    """The app's engine view, made up (no engine: the panels are the subject)."""
+    from c4tui.app.engine_view import EngineState, EngineView
+
+    view = EngineView(EngineState.READY, app.settings, search_available=True,
+                      solver_available=True, **fields)
+    app.bridge.view = lambda pos: view  # type: ignore[method-assign]
+
+
+def _panel_text(app: C4App, title: str) -> str:
+    """The words inside the bordered panel titled ``title`` on the screen (its lines
+    joined by spaces: a wrapped line reads whole)."""
+    lines = screen_text(app).splitlines()
+    top = next(i for i, x in enumerate(lines) if f"─ {title} " in x)
+    left = lines[top].index(f"─ {title} ") - 1
+    right = lines[top].index("╮", left)
+    rows = []
+    for x in lines[top + 1:]:
+        if x[left] == "╰":
+            break
+        rows.append(x[left + 1:right].strip())
+    return " ".join(" ".join(rows).split())
+
+
+@pytest.mark.parametrize("exact, says", [
+    ("black", "exact differs: Black wins in 13"),  # the fill's draw, a proven loss
+    ("draw", ""),  # agreeing: nothing more
+    (None, ""),  # not known
+])
+@sync
+async def test_the_threat_verdict_is_a_labelled_heuristic_never_the_result(exact, says):
+    """Bug: "draw: the threats cancel out" above "White none / Black f4 even", in a
+    position Black wins in 13 (the fill's draw stated as the result, with a false
+    reason)."""
+    from c4tui.engine.seam import Band, Score, ThreatVerdict
+
+    from c4tui.app.engine_view import ExactEntry, ExactStatus
+
+    pos = Position.from_moves("44533622771155")  # White to move; Black wins in 13
+    lost = next(v for v in range(-1, -30, -1)
+                if Score(v, Band.EXACT).words(pos) == "Black wins in 13")
+    value = {"black": lost, "draw": 0, None: None}[exact]
+    entry = None if value is None else ExactEntry(ExactStatus.DONE, (value,) * 7)
+    app = C4App(pos, engine=False)
+    _fake(app, exact=entry, verdict=ThreatVerdict(0, 0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("t")
+        await until(pilot, lambda: "heuristic, no new threats → draw"
+                    in _panel_text(app, "threats"), "the verdict")
+        shown = _panel_text(app, "threats")
+        assert "heuristic, no new threats → draw: no four when the board fills" in shown
+        assert "cancel out" not in shown
+        assert ("exact differs" in shown) == bool(says) and says in shown, shown
+        assert "White none" in shown and "Black f4 even" in shown  # its own list

@@ -145,6 +145,16 @@ class EngineView:
             return Score(0, Band.HEURISTIC)  # at most / at least a draw: not a win / loss
         return approx
 
+    @property
+    def proven(self) -> Score | None:
+        """The viewed position's own proven value (its side to move's view): the solver's
+        best column, else ``known``; None while neither is there."""
+        if self.exact_shown:
+            assert self.exact is not None
+            best = self.exact.best
+            return None if best is None else Score(best, Band.EXACT)
+        return self.known
+
     def values(self) -> tuple[Score | None, ...]:
         """:meth:`value` of every column (the row under the board)."""
         return tuple(self.value(c) for c in range(WIDTH))

@@ -119,6 +119,7 @@ def render(screen: Screen, f: Frame) -> None:
     analysis.hints = hints
     threats = screen.query_one(ThreatPanel)
     threats.position, threats.verdict, threats.engine = pos, view.verdict, view.state
+    threats.exact = view.proven if hints else None  # (hidden hints: no result shown)
     # below 110 columns the log, the threats and the path do not fit side by side:
     # the path of a paused search then takes the threats' place
     threats.display = hints and board.show_threats and (board.big or not view.path)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from c4tui.engine.geometry import HEIGHT, WIDTH, square_bit
 from c4tui.engine.position import PLAYER_NAMES, Position, square_name
-from c4tui.engine.seam import ThreatVerdict
+from c4tui.engine.seam import Score, ThreatVerdict
 from c4tui.gamefile.movetext import move_number
 from c4tui.units import human_count, human_time, plural  # noqa: F401  (the panels' words)
 
@@ -100,8 +100,8 @@ def milton_verdict(pos: Position, verdict: ThreatVerdict) -> str:
     odd threats, Black from even ones).
     """
     ts = threats_of(pos)
-    if verdict.outcome == 0:
-        return "draw: " + ("no threats" if not ts else "the threats cancel out")
+    if verdict.outcome == 0:  # (what the fill found, not why: threats need not cancel)
+        return "draw: " + ("no threats" if not ts else "no four when the board fills")
     winner = pos.to_move if verdict.outcome > 0 else 1 - pos.to_move
     mine = [t for t in ts if t.player == winner]
     acute = [t for t in mine if t.acute]
@@ -115,3 +115,13 @@ def milton_verdict(pos: Position, verdict: ThreatVerdict) -> str:
     else:
         why = "zugzwang"
     return f"{PLAYER_NAMES[winner]} wins: {why} (fill step {verdict.plies})"
+
+
+def verdict_against(pos: Position, verdict: ThreatVerdict, exact: Score | None) -> str:
+    """What the threat panel adds below MILTON's verdict (a heuristic: new threats do
+    appear) when the position's proven value (``exact``, the side to move's view; None:
+    not known) has another result: ``exact differs: Black wins in 13``; "" when it agrees
+    or is not known. An approximate value never stands unanswered against an exact one."""
+    if exact is None or not exact.proven or exact.sign() == verdict.outcome:
+        return ""
+    return f"exact differs: {exact.words(pos)}"
