@@ -12,6 +12,7 @@ depth) across the iterations.
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 from ..geometry import CENTER_ORDER, SIZE
 from ..position import BLACK, Position
@@ -34,6 +35,14 @@ def rule_uses(v: Verdict) -> tuple[RuleUse, ...]:
     return tuple(out)
 
 
+def _relabel(node: ProofNode, moves: str) -> ProofNode:
+    """``node`` (a proof of a position) for the same position reached by ``moves``."""
+    if node.moves == moves:
+        return node
+    kids = tuple(_relabel(c, moves + c.moves[-1]) for c in node.children)
+    return replace(node, moves=moves, children=kids)
+
+
 class Prover:
     """One proof search for ``side`` with a deadline (``time.perf_counter`` value)."""
 
@@ -41,6 +50,7 @@ class Prover:
         self.side, self.deadline = side, deadline
         self.verdicts: dict[tuple[int, int], Verdict | None] = {}
         self.failed: dict[tuple[int, int], int] = {}  # position -> depth it failed to
+        self.proven: dict[tuple[int, int], ProofNode] = {}
         self.evaluations = 0
 
     def rules_leaf(self, pos: Position) -> ProofNode | None:
@@ -71,9 +81,13 @@ class Prover:
         key = (pos.current, pos.mask)
         if self.failed.get(key, -1) >= depth:
             return None
+        if key in self.proven:  # maybe reached by another move order: its own moves
+            return _relabel(self.proven[key], pos.digits())
         got = self._prove(pos, depth)
         if got is None:
             self.failed[key] = depth
+        else:
+            self.proven[key] = got
         return got
 
     def _prove(self, pos: Position, depth: int) -> ProofNode | None:
@@ -86,6 +100,7 @@ class Prover:
                                                                          wins=True),))
             if depth == 0:
                 return None
+            children = []
             for col in CENTER_ORDER:
                 if not pos.can_play(col):
                     continue
@@ -93,6 +108,15 @@ class Prover:
                 child.play(col)
                 if child.can_win_next():
                     continue  # the opponent completes a four at once
+                children.append(child)
+            # a move the rules prove at once first: the smallest tree (VICTOR's leaves)
+            for child in children:
+                leaf = self.over(child) if child.is_over else self.rules_leaf(child)
+                if leaf is not None:
+                    return ProofNode(pos.digits(), MOVE, children=(leaf,))
+            if depth == 1:
+                return None
+            for child in children:
                 node = self.prove(child, depth - 1)
                 if node is not None:
                     return ProofNode(pos.digits(), MOVE, children=(node,))
