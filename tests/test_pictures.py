@@ -128,3 +128,65 @@ def test_render_keeps_an_old_file_when_the_moves_are_bad(tmp_path: Path, capsys,
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
     code, _, _ = _run(["render", "448", "--svg", str(out)], capsys)
     assert code == 2 and out.read_text() == "old"
+
+
+# -- review --svg / --png: the evaluation graph with the marks ----------------------------
+
+GAME = ('[White "Ann <&>"]\n[Black "Bob\x1b[2J"]\n\n'
+        "1. c1 d1 2. d2 d3 3. e1 e2 4. f1 f2 5. g1 g2 *\n")  # 3444556677: ?? ? and 3 ?!
+
+
+def _review(argv: list[str], capsys) -> tuple[int, str, str]:
+    return _run(["review", *argv, "--threads", "1", "--hash", "16"], capsys)
+
+
+def test_review_svg_draws_the_graph_and_its_marks(tmp_path: Path, capsys):
+    game = tmp_path / "g.c4g"
+    game.write_text(GAME)
+    out = tmp_path / "graph.svg"
+    code, stdout, err = _review([str(game), "--svg", str(out)], capsys)
+    assert code == 0, err
+    assert "c1??" in stdout  # the text review is printed as before
+    svg = out.read_text()
+    root = ET.fromstring(svg)
+    (line,) = [el for el in root.iter() if el.get("class") == "evaluation"]
+    assert len(line.get("points", "").split()) == 11  # the start and ten moves
+    assert _count(svg, "mark", "blunder") == 1 and _count(svg, "mark", "mistake") == 1
+    assert _count(svg, "mark", "inaccuracy") == 3
+    assert _texts(svg, "mark-label") == ["c1??", "e1?", "f2?!", "g1?!", "g2?!"]
+    legend = " ".join(_texts(svg, "legend"))
+    assert "?? a win thrown away" in legend and "? a draw thrown away" in legend
+    assert "?! result kept but 4+ moves slower" in legend
+    # the players' names are untrusted: the escape sequence is shown, not kept
+    assert _texts(svg, "title") == ["Ann <&> (White) - Bob\\x1b[2J (Black)"]
+
+
+def test_review_png_is_drawn_by_matplotlib(tmp_path: Path, capsys):
+    out = tmp_path / "graph.png"
+    code, _, err = _review(["3444556677", "--png", str(out), "--json"], capsys)
+    assert code == 0, err
+    data = out.read_bytes()
+    assert data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) > 10_000
+
+
+def test_review_png_without_matplotlib_says_how_to_install_it(tmp_path: Path, capsys,
+                                                               monkeypatch):
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "matplotlib" else real(name, *a))
+    out = tmp_path / "graph.png"
+    code, stdout, err = _review(["3444556677", "--png", str(out)], capsys)
+    assert (code, stdout) == (1, "")  # said before the game is solved: nothing printed
+    assert err == ("c4tui: review: --png needs matplotlib: pip install 'c4tui[pictures]' "
+                   "(or: pip install matplotlib)\n")
+    assert not out.exists()
+
+
+def test_review_pictures_of_a_folder_are_refused(tmp_path: Path, capsys):
+    code, stdout, err = _review([str(tmp_path), "--summary", "--svg", str(tmp_path / "x")],
+                                capsys)
+    assert (code, stdout) == (2, "")
+    assert err == ("c4tui: review: --svg and --png draw one game's graph, not a folder's "
+                   "(--summary)\n")

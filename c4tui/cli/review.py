@@ -48,6 +48,16 @@ def review(
                            "print per player the games, accuracy and marks.")
     ] = False,
     inaccuracy: options.INACCURACY = INACCURACY_MOVES,
+    svg: Annotated[
+        Path | None,
+        typer.Option("--svg", metavar="OUT", show_default=False,
+                     help="Also draw the evaluation graph with the marks as an SVG file.")
+    ] = None,
+    png: Annotated[
+        Path | None,
+        typer.Option("--png", metavar="OUT", show_default=False,
+                     help="... or a PNG (needs matplotlib: pip install 'c4tui[pictures]').")
+    ] = None,
     book: options.SOLVER_BOOK = True,
     hash_text: options.SOLVER_HASH = None,
     threads: options.SOLVER_THREADS = None,
@@ -65,6 +75,7 @@ def review(
     threads = options.threads(threads)
     options.check_inaccuracy(inaccuracy)
     folder = Path(game[0]).expanduser() if len(game) == 1 and game[0].strip() else None
+    pictures = _check_pictures(svg, png, summary or (folder is not None and folder.is_dir()))
     if summary or (folder is not None and folder.is_dir()):
         _summary(folder, as_json, summary, inaccuracy,
                  lambda: build_solver(hash_mb, book, threads))
@@ -86,6 +97,44 @@ def review(
         print(json.dumps(review_json(result, headers), indent=1))
     else:
         sys.stdout.write(review_text(result, headers))
+    _write_pictures(pictures, result, headers)
+
+
+def _check_pictures(svg: Path | None, png: Path | None, folder: bool) -> list[tuple[str, Path]]:
+    """``--svg``/``--png``: checked before the game is solved (a review takes minutes), so
+    that a folder, a missing matplotlib or a folder for OUT is one line at once."""
+    pictures = [(kind, path.expanduser()) for kind, path in (("svg", svg), ("png", png))
+                if path is not None]
+    if pictures and folder:
+        fail("review: --svg and --png draw one game's graph, not a folder's (--summary)")
+    for kind, path in pictures:
+        if path.is_dir():
+            fail(f"review: --{kind} {shown(str(path))}: is a folder")
+    if png is not None:
+        from c4tui.review_graph import MissingMatplotlib, check_png
+
+        try:
+            check_png()
+        except MissingMatplotlib as exc:
+            fail(f"review: {exc}", FAILURE)
+    return pictures
+
+
+def _write_pictures(pictures: list[tuple[str, Path]], result: GameReview,
+                    headers: dict[str, str]) -> None:
+    """Write the evaluation graph to each file asked for, whole or not at all."""
+    if not pictures:
+        return
+    from c4tui.atomicfile import atomic_write
+    from c4tui.review_graph import review_png, review_svg
+
+    for kind, path in pictures:
+        data = review_svg(result, headers).encode() if kind == "svg" else \
+            review_png(result, headers)
+        try:
+            atomic_write(path, data, overwrite=True)
+        except OSError as exc:
+            fail(f"review: --{kind} {shown(str(path))}: {exc.strerror or exc}", FAILURE)
 
 
 def _summary(folder: Path | None, as_json: bool, summary: bool, inaccuracy: int,
