@@ -190,3 +190,26 @@ def test_review_pictures_of_a_folder_are_refused(tmp_path: Path, capsys):
     assert (code, stdout) == (2, "")
     assert err == ("c4tui: review: --svg and --png draw one game's graph, not a folder's "
                    "(--summary)\n")
+
+
+def test_the_notebook_example_of_engine_api_runs(monkeypatch):
+    """docs/engine-api.md's notebook example, run as written (IPython's SVG stood in for:
+    IPython is not a dependency)."""
+    import re
+    import sys
+    import types
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "engine-api.md").read_text()
+    section = doc.split("## Pictures", 1)[1].split("\n## ", 1)[0]
+    (code,) = re.findall(r"```python\n(.*?)```", section, re.S)
+    shown: list[str] = []
+    display = types.ModuleType("IPython.display")
+    display.SVG = lambda data: shown.append(data)  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "IPython", types.ModuleType("IPython"))
+    monkeypatch.setitem(sys.modules, "IPython.display", display)
+    namespace: dict = {}
+    exec(compile(code, "engine-api.md", "exec"), namespace)
+    assert namespace["pos"]._repr_svg_().startswith("<svg")
+    (svg,) = shown
+    assert _count(svg, "best") == 3  # c, f and g keep 4453's -2
+    assert "best moves c, f, g (score -2)" in " ".join(_texts(svg, "legend"))
