@@ -177,7 +177,11 @@ def write(tmp_path, name: str, text: str) -> tuple[str, ...]:
 
 
 @sync
-async def test_scripted_engine_gets_the_commands_and_its_junk_is_a_note(tmp_path):
+async def test_scripted_engine_gets_the_commands_and_its_junk_is_a_note(tmp_path, monkeypatch):
+    from c4tui.app import external_search
+
+    # its "mate 3" is proven: silence after it would end the search as done (not here)
+    monkeypatch.setattr(external_search, "QUIET_AFTER_PROOF", 600.0)
     log = tmp_path / "commands.txt"
     cmd = (*write(tmp_path, "scripted.py", SCRIPTED), str(log))
     app = C4App(Position.from_moves("44"),
@@ -217,6 +221,56 @@ async def test_scripted_engine_gets_the_commands_and_its_junk_is_a_note(tmp_path
     assert sent.index("setoption name Hash value 32") < sent.index("go infinite")
     searches = [x for x in sent if x.split()[0] in ("go", "stop")]
     assert searches == ["go infinite", "stop", "go infinite", "stop", "go nodes 5000"]
+
+
+# ------------------------------------------------------------------ a book answer
+
+#: An engine that answers from its book, as ours does: one info line, then it waits for
+#: ``stop`` (UCI's ``go infinite``), saying nothing more.
+BOOK = '''
+import sys
+log = open(sys.argv[1], "a", buffering=1)
+score = sys.argv[2]
+for line in sys.stdin:
+    log.write(line)
+    w = line.split()
+    out = {"ugi": "id name booky\\nugiok", "isready": "readyok", "stop": "bestmove f1"}.get(
+        w[0] if w else "")
+    if w[:1] == ["go"]:
+        out = f"info depth 6 seldepth 6 score {score} nodes 25 time 8 pv f1 g1 c2 d3 d4 d5"
+    if out:
+        print(out, flush=True)
+'''
+
+
+@pytest.mark.parametrize("score, says", [
+    ("mate -18", " ● done  d6/6  25 nodes"),  # proven, then silent: final
+    ("cp 0", " ● engine silent"),  # a value it may still improve: searching, or idle
+])
+@sync
+async def test_a_book_answer_is_not_searching_for_ever(tmp_path, monkeypatch, score, says):
+    """Bug: after an answer from the engine's book the status line said "● searching"
+    for ever, the clock running, while the engine waited for "stop" (as UCI asks)."""
+    from c4tui.app import external_search
+    from c4tui.app.widgets import status_line
+
+    monkeypatch.setattr(external_search, "QUIET_AFTER_PROOF", 0.5)
+    monkeypatch.setattr(status_line, "SILENT", 0.5)
+    log = tmp_path / "commands.txt"
+    cmd = (*write(tmp_path, "booky.py", BOOK), str(log), score)
+    app = C4App(Position.from_moves("4453"), settings=SearchSettings(engine_cmd=cmd))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: status(app).startswith(says), 30, says)
+        line = status(app)
+        assert "searching" not in line and "/s" not in line, line
+        if score.startswith("mate"):
+            assert snap(app).result.best_move == 5  # f1
+            assert "stop" in log.read_text().split()  # its answer taken: the go ended
+            assert "Black wins in 18 (recognized)" in render(app, "#analysis")
+        else:
+            assert snap(app).state is SearchState.SEARCHING  # as far as the app knows
+            assert "stop" not in log.read_text().split()
+        await pilot.press("q")
 
 
 # ------------------------------------------------------------------ broken engines

@@ -351,6 +351,7 @@ class EngineBridge:
             exact=exact.entry(pos), columns=columns.values(pos),
             column_lines=columns.lines(pos), verdict=exact.verdict(pos),
             known=self._known(exact, pos, snap), external=external,
+            silent=ext.silence() if ext is not None and snap is not None else 0.0,
         )
 
     @staticmethod

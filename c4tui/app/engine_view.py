@@ -115,6 +115,9 @@ class EngineView:
     known: Score | None = None
     #: the external engine (``--engine``) searching instead of ours; None: ours
     external: ExternalStatus | None = None
+    #: seconds since the external engine last said anything during its running search
+    #: (0.0: none runs, or ours searches)
+    silent: float = 0.0
 
     @property
     def exact_shown(self) -> bool:

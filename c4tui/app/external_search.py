@@ -32,6 +32,11 @@ from .ugi_info import Info, position_command
 
 __all__ = ["ExternalSearch", "ExternalStatus"]
 
+#: Under ``go infinite``, a proven result (a mate score) and then this many seconds with
+#: no word from the engine end the search as done: an engine that answered from its book
+#: (ours does) waits for ``stop``, as UCI asks, and seemed to search for ever.
+QUIET_AFTER_PROOF = 2.0
+
 
 class ExternalSearch(UgiPipe):
     """An external engine process with the built-in search controller's interface."""
@@ -47,6 +52,7 @@ class ExternalSearch(UgiPipe):
         self._stop_gen = -1  # a stop asked for this generation
         self._run: ExternalRun | None = None
         self._run_gen = -1
+        self._heard = time.monotonic()  # the running search's last info line
 
     # ------------------------------------------------------------ the controller's API
     def open(self) -> None:
@@ -123,7 +129,17 @@ class ExternalSearch(UgiPipe):
         return True
 
     # ------------------------------------------------------------ the pipe's hooks
+    def silence(self) -> float:
+        """Seconds since the running search's engine last said anything (0.0: no search
+        of the newest position runs)."""
+        with self._cond:
+            run = self._run
+            if run is None or not run.active or self._run_gen != self._gen:
+                return 0.0
+            return time.monotonic() - self._heard
+
     def on_info(self, info: Info) -> str:
+        self._heard = time.monotonic()
         return self._run.feed(info) if self._run is not None else ""
 
     def on_bestmove(self, move: str | None) -> str:
@@ -166,13 +182,16 @@ class ExternalSearch(UgiPipe):
                 run, want = self._run, self._want
                 newer = want is not None and want[0] != self._run_gen
                 stopping = run is not None and run.active
+                quiet = self._quiet_left(run) if stopping else None
+                if run is not None and quiet == 0.0:
+                    run.exhausted = True  # the proven answer is final: done, not stopped
                 if run is not None and stopping and (
                         newer or run.exhausted or self._stop_gen >= self._run_gen):
                     run.stop_sent = True
                     break
                 if not stopping and want is not None and newer:
                     break
-                self._cond.wait()
+                self._cond.wait(quiet)
         if stopping:  # stop it (and keep its result) first
             assert run is not None
             # done when the search ended: its bestmove may cross our stop on the way
@@ -184,9 +203,20 @@ class ExternalSearch(UgiPipe):
         new = ExternalRun(pos, limits)
         with self._cond:
             self._run, self._run_gen = new, gen
+            self._heard = time.monotonic()
         self.send(position_command(pos))
         self.send(go_command(limits))
         return True
+
+    def _quiet_left(self, run: ExternalRun | None) -> float | None:
+        """Seconds until ``run`` (a ``go infinite``) is done by :data:`QUIET_AFTER_PROOF`,
+        0.0 once it is; None while it has no proven result (lock held)."""
+        if run is None or not run.iterations or not run.iterations[-1].score.proven:
+            return None
+        lim = run.limits
+        if not lim.infinite and (lim.nodes, lim.depth, lim.time) != (None, None, None):
+            return None  # the engine ends a limited search itself
+        return max(0.0, QUIET_AFTER_PROOF - (time.monotonic() - self._heard))
 
     def _set_hash(self, mb: int | None) -> None:
         """``setoption name Hash`` when the engine has it and the size changed."""

@@ -1,15 +1,15 @@
 """Loading the engine in the background: the board is usable at once, the engine follows.
 
 The loader thread imports the numba modules and loads the kernels from numba's cache. On
-a cold cache it first compiles them in a child process: numba holds the GIL for long
-stretches while compiling, which would freeze the UI, and a child can be killed the moment
-the user quits (quitting never waits for a compile).
+a cold cache it first compiles them in child processes (``c4tui.engine.warmup``'s
+``ParallelCompile``: the solver's and the analysis kernels at once on two cores): numba
+holds the GIL for long stretches while compiling, which would freeze the UI, and a child
+can be killed the moment the user quits (quitting never waits for a compile). Meanwhile
+the status line counts the kernels and estimates the time left.
 """
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -26,9 +26,12 @@ from .settings import SOLVER_HASH_MB
 if TYPE_CHECKING:
     from c4tui.engine.controller import SearchController
     from c4tui.engine.solver import Solver
+    from c4tui.engine.warmup import ParallelCompile
 
 #: The analysis search and the exact solver run at a lower CPU priority than the UI.
 ENGINE_NICE = 5
+#: Seconds between two updates of the compile's progress.
+PROGRESS_EVERY = 0.5
 
 
 def lower_thread_priority(nice: int = ENGINE_NICE) -> None:
@@ -67,7 +70,7 @@ class EngineLoader:
         self.message = ""
         #: a warning to say once when the engine is ready ("" when none)
         self.note = ""
-        self._child: subprocess.Popen[bytes] | None = None
+        self._compile: ParallelCompile | None = None
         self._quit = threading.Event()
 
     def start(self) -> None:
@@ -81,29 +84,31 @@ class EngineLoader:
         if self.external is not None:
             self.external.close()
         with self._lock:
-            child = self._child
-        if child is not None and child.poll() is None:
-            child.kill()
+            compiling = self._compile
+        if compiling is not None:
+            compiling.kill()
 
     def _set(self, state: EngineState, message: str = "") -> None:
         with self._lock:
             self.state, self.message = state, message
 
-    def _compile_in_child(self) -> None:
-        """Fill numba's cache from a child process (the parent then only loads it)."""
-        try:
-            child = subprocess.Popen(
-                [sys.executable, "-c", "from c4tui.engine import warmup; warmup.warmup()"],
-                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-            )
-        except OSError:
-            return  # the in-process warm-up compiles instead
+    def _compile_in_children(self, warmup) -> None:
+        """Fill numba's cache from child processes (the parent then only loads it),
+        saying how far they are every :data:`PROGRESS_EVERY` seconds."""
+        headline = warmup.headline()
+        compiling = warmup.ParallelCompile(warmup.stage_names())
         with self._lock:
-            self._child = child
+            if self._quit.is_set():
+                return
+            self._compile = compiling
+        self._set(EngineState.COMPILING, f"{headline}: 0/{compiling.total} kernels")
+        compiling.start()
+        if self._quit.is_set():  # a shutdown between the two: nothing may outlive it
+            compiling.kill()
+        while not compiling.wait(PROGRESS_EVERY):
+            self._set(EngineState.COMPILING, f"{headline}: {compiling.progress().describe()}")
         if self._quit.is_set():
-            child.kill()
-        child.wait()
+            compiling.kill()  # a child started as the shutdown read self._compile
 
     def _load(self) -> None:
         lower_thread_priority()
@@ -111,8 +116,7 @@ class EngineLoader:
             from c4tui.engine import warmup
 
             if not warmup.is_compiled():
-                self._set(EngineState.COMPILING, "first start: compiling the engine")
-                self._compile_in_child()
+                self._compile_in_children(warmup)
             if self._quit.is_set():
                 return
             self._set(EngineState.LOADING)

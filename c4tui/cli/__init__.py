@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 from .size import apply_size_argument
 
@@ -28,6 +29,14 @@ def _run_as_c4tui() -> bool:
 if _run_as_c4tui():
     apply_size_argument(sys.argv[1:])
 
-from .main import app, main  # noqa: E402  (after the size: the commands import the engine)
+from .main import main  # noqa: E402  (after the size: the commands import the engine)
 
 __all__ = ["app", "main"]
+
+
+def __getattr__(name: str) -> Any:
+    """``app``, the Typer app with every command: built (its modules imported) on first
+    use, so that ``c4tui solve`` imports the solve command's alone."""
+    if name == "app":
+        return sys.modules[f"{__name__}.main"].app  # the module (``main`` here is its function)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -2,46 +2,47 @@
 
 ``c4tui`` with no arguments, a move string or a file opens the workstation (the ``open``
 command); the named commands are tools for scripts. Each command lives in its own module
-of this package and adds itself to the app with ``register(app)``.
+of this package and adds itself to the app with ``register(app)``. Only the command that
+runs is imported (``c4tui solve`` starts without the app, the match runner, Dask or the
+analysis kernels); ``--help`` and :data:`app` have them all.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
 import sys
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from c4tui import __version__
 from c4tui.engine.seam import default_threads
 
-from . import analyze, bench, book, db, games, match, puzzles, render, review, selfplay, solve
-from . import engine as engine_command
-from . import explain as explain_command
-from . import open as open_command
-from . import serve as serve_command
 from .errors import FAILURE, fail
 from .helptext import tidy_help
 from .size import apply_size_argument
 
-app = typer.Typer(
-    add_completion=False,
-    no_args_is_help=False,
-    help="Connect Four analysis workstation. Run without a command to open the app.",
-    context_settings={"help_option_names": ["-h", "--help"]},
-)
+# One module per command, named as the command, in the order of `c4tui --help`, each with
+# `register(app)` (tests/test_warmup.py checks that each registers its name).
+COMMANDS = ("open", "games", "db", "solve", "analyze", "explain", "review", "render",
+            "puzzles", "selfplay", "match", "bench", "book", "engine", "serve")
 
-# One module per command, in the order of `c4tui --help`, each with `register(app)`.
-COMMANDS = (open_command, games, db, solve, analyze, review, render, puzzles, selfplay, match,
-            bench, book, engine_command, serve_command)
 
-_AFTER = COMMANDS.index(analyze) + 1  # explain is listed after analyze
-COMMANDS = (*COMMANDS[:_AFTER], explain_command, *COMMANDS[_AFTER:])
-for _module in COMMANDS:
-    _module.register(app)
-tidy_help(app)  # after every command is registered: all of them reflow their help
+def build_app(names: tuple[str, ...] = COMMANDS) -> typer.Typer:
+    """The Typer app with the commands ``names`` (their modules imported now)."""
+    cli = typer.Typer(
+        add_completion=False,
+        no_args_is_help=False,
+        help="Connect Four analysis workstation. Run without a command to open the app.",
+        context_settings={"help_option_names": ["-h", "--help"]},
+    )
+    for name in names:
+        importlib.import_module(f"{__package__}.{name}").register(cli)
+    cli.callback()(_options)
+    tidy_help(cli)  # after every command is registered: all of them reflow their help
+    return cli
 
 
 def _print_version(value: bool) -> None:
@@ -50,7 +51,6 @@ def _print_version(value: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback()
 def _options(
     version: Annotated[
         bool,
@@ -61,10 +61,16 @@ def _options(
     """Connect Four analysis workstation. Run without a command to open the app."""
 
 
-def _command_names() -> set[str]:
-    names = {c.name or getattr(c.callback, "__name__", "") for c in app.registered_commands}
-    names |= {g.name for g in app.registered_groups if g.name}
-    return names
+_FULL: list[typer.Typer] = []
+
+
+def __getattr__(name: str) -> Any:
+    """``app``: the app with every command, built on first use (tests, ``--help``)."""
+    if name == "app":
+        if not _FULL:
+            _FULL.append(build_app())
+        return _FULL[0]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -77,11 +83,13 @@ def main(argv: list[str] | None = None) -> None:
         default_threads()  # a bad C4TUI_THREADS is refused once, before any command runs
     except ValueError as exc:
         fail(str(exc))
-    if not args or (args[0] not in _command_names()
+    if not args or (args[0] not in COMMANDS
                     and args[0] not in ("-h", "--help", "-V", "--version")):
         args = ["open", *args]
+    # the one command that runs (its own --help included), or all of them for c4tui --help
+    cli = build_app((args[0],)) if args[0] in COMMANDS else __getattr__("app")
     try:
-        code = app(args=args, prog_name="c4tui", standalone_mode=False)
+        code = cli(args=args, prog_name="c4tui", standalone_mode=False)
     except typer.Abort:  # Ctrl-C or end of input at a prompt of the parser's
         fail("aborted", FAILURE)
     except typer.TyperException as exc:

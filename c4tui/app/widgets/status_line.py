@@ -27,6 +27,11 @@ STATE_STYLE = {
 }
 
 
+#: Seconds without a word from an external engine's running search after which the
+#: status line says "silent" rather than "searching".
+SILENT = 2.0
+
+
 class StatusLine(Widget):
     """The app sets ``view``, in play mode ``play`` (whose move, the engine thinking, the
     result: said first), and ``review`` (the game review's progress, "" when none runs);
@@ -66,7 +71,16 @@ class StatusLine(Widget):
             label = key.label
             if snap is not None and snap.preparing:
                 label = "preparing tables"
-        style = STATE_STYLE.get(key, "bold")
+        elif view.state is EngineState.COMPILING and view.message:
+            # the compile's progress is the news: first, where 80 columns show it all
+            # ("first start: compiling the engine: 3/9 kernels, 21 s, about 40 s left")
+            label = view.message
+        # an external engine silent for a while may be searching, or waiting for "stop"
+        # after a book answer (UCI's go infinite): the status says only what is known
+        silent = ext is not None and key is SearchState.SEARCHING and view.silent >= SILENT
+        if silent:
+            label = f"engine silent {human_time(view.silent)}"
+        style = "bold yellow" if silent else STATE_STYLE.get(key, "bold")
         t.append(" ● ", style=style)
         t.append(label, style=style)
         if self.play:  # the game's state needs the room; the search's details are hints
@@ -94,7 +108,7 @@ class StatusLine(Widget):
                 depth = f"d{last.depth}/{seldepth}" if last is not None and seldepth \
                     else f"d{snap.depth}"
                 t.append(f"  {depth}  {nodes} nodes  {human_time(snap.elapsed)}")
-                if snap.state is SearchState.SEARCHING:  # the speed, while there is one
+                if snap.state is SearchState.SEARCHING and not silent:  # the speed, if any
                     t.append(f"  {human_count(snap.nps)}/s")
         if ext is not None:
             t.append(f"  │ {ext.name}", style="bold")
@@ -107,7 +121,7 @@ class StatusLine(Widget):
         and they are not the opponent's) and the engine's message."""
         s = view.settings
         if self.play:
-            if view.message and view.state is not EngineState.FAILED:
+            if view.message and view.state not in (EngineState.FAILED, EngineState.COMPILING):
                 t.append(f"  │ {view.message}", style="dim")
             return t
         # an external engine gets "go infinite" unless the user set a limit
@@ -115,6 +129,6 @@ class StatusLine(Widget):
         limit = "∞" if nodes is None else human_count(nodes)
         t.append(f"  │ limit {limit} hash {s.hash_mb}M"
                  f" auto {'on' if s.auto else 'off'}", style="dim")
-        if view.message and view.state is not EngineState.FAILED:
+        if view.message and view.state not in (EngineState.FAILED, EngineState.COMPILING):
             t.append(f"  │ {view.message}", style="dim")
         return t
