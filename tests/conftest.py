@@ -58,6 +58,7 @@ SLOW: dict[str, str] = {
     "tests/test_ugi_match.py": "games between engine processes, 11 s",
     "tests/test_versus.py": "two engines play a game, 12 s",
     # single tests in files that are otherwise quick
+    "tests/test_untrusted_text.py::test_a_crafted_file_through_every_screen": "pilots, 5 s",
     "tests/fuzz/test_fuzz_controller.py::test_paused_and_stepped_search_is_exact": "3 s",
     "tests/fuzz/test_fuzz_hostile.py::test_solve_on_long_lines": "processes, 2 s",
     "tests/fuzz/test_fuzz_ugi.py::test_real_engine_process": "processes, 2 s",

@@ -19,6 +19,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
+from c4tui.bounded import shown
 from c4tui.engine.position import Position
 from c4tui.gamefile.tree import Node
 from c4tui.review import INACCURACY_MOVES
@@ -51,6 +52,9 @@ from .textual_leaks import FORGET_EVERY, forget_removed_widgets
 
 #: The command palette's screen id (Textual's: one palette at a time).
 PALETTE_ID = "--command-palette"
+#: The most characters of one toast: a message that quotes a long file name or header
+#: is cut, never a screenful.
+MESSAGE_CHARS = 400
 
 
 class C4App(App[None]):
@@ -171,23 +175,27 @@ class C4App(App[None]):
         return self.bridge.tick() or (job is not None and job.running)
 
     # ------------------------------------------------------------------ the Host
+    # A message quotes file names, headers and engine text: every toast goes through the
+    # one rule for untrusted text (bounded.shown) and is not read as Rich markup, so a
+    # file named "[@click=app.quit]x" or holding an escape sequence shows as written.
     def say(self, text: str) -> None:
         """Show a one-line message (replacing the one before: toasts never pile up)."""
         self.last_message = text
         self.clear_notifications()
-        self.notify(text, timeout=3)
+        self.notify(shown(text, MESSAGE_CHARS), timeout=3, markup=False)
 
     def error(self, text: str) -> None:
         """Show a one-line error (replacing an older one: they never stack)."""
         self.last_error = text
         self.bell()
         self.clear_notifications()
-        self.notify(text, severity="error", timeout=6)
+        self.notify(shown(text, MESSAGE_CHARS), severity="error", timeout=6, markup=False)
 
     def warn(self, text: str | None) -> None:
         if text:
             self.last_warning = text
-            self.notify(text, severity="warning", timeout=6)
+            self.notify(shown(text, MESSAGE_CHARS), severity="warning", timeout=6,
+                        markup=False)
 
     def ask(self, screen: Screen[Any], done: Callable[[Any], None]) -> None:
         self.push_screen(screen, done)

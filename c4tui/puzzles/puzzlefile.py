@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from c4tui.atomicfile import atomic_write
-from c4tui.bounded import LineTooLong, bounded_lines, clip, read_file, small_int
+from c4tui.bounded import LineTooLong, bounded_lines, clip, read_file, shown, small_int
 from c4tui.engine.geometry import SIZE, WIDTH
 from c4tui.engine.position import MOVE_CHARS, IllegalMoveError, Position
 
@@ -107,7 +107,7 @@ def read_puzzles(path: str | os.PathLike[str]) -> PuzzleFile:
     """The puzzles of the file at ``path``; bad lines in ``errors`` as ``FILE:LINE:
     reason``. Raises :class:`PuzzleFileError` (one line) for a file that cannot be read
     or has no puzzle-file header."""
-    name = os.fspath(path)
+    name = shown(os.fspath(path))  # its messages name it: the one rule for untrusted text
     try:
         data = read_file(path, MAX_FILE_BYTES, "puzzle file")
     except OSError as exc:

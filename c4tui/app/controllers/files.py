@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from c4tui import gamefile, recent
+from c4tui.bounded import shown
 from c4tui.engine import geometry
 from c4tui.engine.position import IllegalMoveError, Position
 from c4tui.gamefile.tree import Node
@@ -115,7 +116,7 @@ class FileControl:
             else:
                 self.host.say(f"not saved: {path} kept")
 
-        self.host.ask(ConfirmScreen(f"{path.name} exists. Replace it? (y/n)"), done)
+        self.host.ask(ConfirmScreen(f"{shown(path.name)} exists. Replace it? (y/n)"), done)
 
     def _picker_start(self) -> tuple[Path, str | None]:
         """The folder the file picker shows first, and the file to put the cursor on: the

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from c4tui.bounded import shown
+
 from ..autosave import Autosave, Orphan, Session
 from ..crash import CrashReport, write_crash_report
 from ..model import GameModel
@@ -73,7 +75,7 @@ class SessionControl:
 
         self.host.ask(ConfirmScreen(
             f"c4tui did not quit cleanly last time. Restore that session?\n"
-            f"{orphan.describe()}"), done)
+            f"{shown(orphan.describe())}"), done)  # it names the game's file
 
     def restore(self, orphan: Orphan) -> None:
         """Load a crashed session: its game (undoable), line, viewed move and file."""

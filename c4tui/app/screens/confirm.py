@@ -3,6 +3,7 @@ quit with unsaved changes?)."""
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -53,7 +54,8 @@ class ConfirmScreen(OnceModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="confirm"):
-            yield Label(self.question, id="confirm-question")
+            # not markup: a question may quote a file name ([b] in a name stays [b])
+            yield Label(Text(self.question), id="confirm-question")
             with Horizontal(id="confirm-buttons"):
                 yield Button("Yes (y)", id="confirm-yes", compact=True)
                 yield Button("No (n)", id="confirm-no", compact=True)

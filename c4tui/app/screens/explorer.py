@@ -15,6 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from rich.markup import escape
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -22,6 +24,7 @@ from textual.containers import Vertical
 from textual.widgets import DataTable, Label
 
 from c4tui import db
+from c4tui.bounded import shown
 from c4tui.engine.position import Position
 from c4tui.engine.scores import result_words
 from c4tui.gamefile import Game
@@ -30,6 +33,7 @@ from .modal import OnceModalScreen
 
 COLUMNS = ("move", "games", "White", "draw", "Black", "exact")
 GAME_COLUMNS = ("#", "result", "White", "Black", "moves", "from")
+CELL = 60  #: the most characters of a name or a source in the games' table
 #: How often the explorer looks for the exact values it is still missing.
 EXACT_POLL = 0.25
 
@@ -128,13 +132,14 @@ class ExplorerScreen(OnceModalScreen[None]):
         help_line = self.query_one("#explorer-help", Label)
         if self.conn is None:
             title.update("Opening explorer: no games database")
-            help_line.update(f"{self.error}   esc: close")
+            help_line.update(Text(f"{shown(self.error, None)}   esc: close"))
             return
         try:
             self.stats = stats = db.explore(self.conn, pos)
         except sqlite3.Error as exc:
             title.update(f"Opening explorer: {where}")
-            help_line.update(f"{self.path}: cannot read ({exc})   esc: close")
+            help_line.update(Text(f"{shown(f'{self.path}: cannot read ({exc})', None)}"
+                                  "   esc: close"))
             return
         t = stats.total
         title.update(f"Opening explorer: {where}: {t.games:,} games, White "
@@ -242,8 +247,14 @@ class PositionGamesScreen(OnceModalScreen["db.StoredGame | None"]):
                                               zebra_stripes=True)
             table.add_columns(*GAME_COLUMNS)
             for i, g in enumerate(self.games):
-                table.add_row(str(g.id), g.result_token, g.headers.get("White", "?"),
-                              g.headers.get("Black", "?"), g.moves, g.source, key=str(i))
+                # the database's rows: text from game files, shown by the one rule and
+                # escaped for markup (a str cell is read as markup)
+                source = shown(g.source, None)  # its end names the file: cut at its start
+                source = source if len(source) <= CELL else "…" + source[1 - CELL:]
+                table.add_row(str(g.id), g.result_token,
+                              *(escape(shown(text, CELL)) for text in (
+                                  g.headers.get("White", "?"), g.headers.get("Black", "?"),
+                                  g.moves)), escape(source), key=str(i))
             yield table
             yield Label(f"{len(self.games)} games   enter: open   esc: close")
 

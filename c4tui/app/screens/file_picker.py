@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -12,6 +13,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Label, Tree
 from textual.widgets.directory_tree import DirEntry
 
+from c4tui.bounded import shown
 from c4tui.engine.position import is_link
 from c4tui.gamefile import resolve_user_path
 
@@ -29,6 +31,11 @@ class FilePickerScreen(OnceModalScreen[Path | str | None]):
     A folder typed in the box, or ``backspace`` in the tree, changes the folder shown; the
     cursor starts on the file named ``current``, if any.
     Whether the file can be opened or written is the caller's business.
+
+    File and folder names are not ours: the tree, the folder line and the path box show
+    them by the one rule for untrusted text (:func:`c4tui.bounded.shown`), never as
+    markup. A name the rule changed (``n\x1b]0;x.c4g``) goes into the box escaped; the
+    box's text, left as it is, still opens the file of that name.
     """
 
     DEFAULT_CSS = """
@@ -83,6 +90,8 @@ class FilePickerScreen(OnceModalScreen[Path | str | None]):
         """``current``: the name of a file in ``start`` to put the cursor on."""
         super().__init__()
         self.current = current
+        #: the path box's escaped text of a highlighted file -> its real relative path
+        self._escaped: dict[str, str] = {}
         self.title_text, self.directory, self.value, self.verb = title, start, value, verb
         # opening starts in the tree; saving in the name box, ready for a new name
         self.AUTO_FOCUS = "#picker-tree" if verb == "open" else "#picker-input"  # type: ignore[misc]  # per dialog: Textual reads it from the instance
@@ -121,7 +130,11 @@ class FilePickerScreen(OnceModalScreen[Path | str | None]):
         while node.parent is not None and node.data is not None:
             names.append(node.data.path.name)
             node = node.parent
-        self.query_one("#picker-input", Input).value = str(Path(*reversed(names)))
+        real = str(Path(*reversed(names)))
+        text = shown(real, None)
+        if text != real:  # the box shows the escaped name; enter opens the real one
+            self._escaped[text] = real
+        self.query_one("#picker-input", Input).value = text
 
     @on(GameTree.FileSelected)
     def _file_selected(self, event: GameTree.FileSelected) -> None:
@@ -139,6 +152,7 @@ class FilePickerScreen(OnceModalScreen[Path | str | None]):
         if self.dismissed:  # a second enter queued behind the first: the answer is given
             return
         text = self.query_one("#picker-input", Input).value
+        text = self._escaped.get(text, text)
         if not text.strip():
             self.app.bell()
             return
@@ -174,9 +188,8 @@ class FilePickerScreen(OnceModalScreen[Path | str | None]):
         self._done(None)
 
 
-def _folder_line(directory: Path, width: int = 68) -> str:
-    """``in /the/folder``; a long one keeps its end, the part that tells folders apart."""
-    text = str(directory)
-    if not text.isprintable():
-        text = repr(text)[1:-1]
-    return f"in {text if len(text) <= width else '…' + text[-(width - 1):]}"
+def _folder_line(directory: Path, width: int = 68) -> Text:
+    """``in /the/folder``; a long one keeps its end, the part that tells folders apart.
+    A ``Text``: a folder's name is not markup."""
+    text = shown(str(directory), None)
+    return Text(f"in {text if len(text) <= width else '…' + text[-(width - 1):]}")

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rich.markup import escape
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import DataTable, Label
 
+from c4tui.bounded import shown
 from c4tui.gamelist import COLUMNS, GameEntry, list_games
 
 from .modal import OnceModalScreen
@@ -50,7 +53,7 @@ class GamesScreen(OnceModalScreen[Path | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="games"):
-            yield Label(f"Games in {self.directory}", id="games-title")
+            yield Label(Text(f"Games in {shown(str(self.directory))}"), id="games-title")
             table: DataTable[str] = DataTable(id="games-table", cursor_type="row",
                                               zebra_stripes=True)
             table.add_columns(*COLUMNS)
@@ -71,7 +74,9 @@ class GamesScreen(OnceModalScreen[Path | None]):
         self.entries = entries
         table = self.query_one(DataTable)
         for i, entry in enumerate(entries):
-            table.add_row(*entry.cells(), key=str(i))
+            # cells() escapes the names and headers by the one rule; a str cell is read
+            # as markup, so "[b]" in one is escaped for it too
+            table.add_row(*(escape(cell) for cell in entry.cells()), key=str(i))
         help_text = (f"{len(entries)} games, newest first   enter: open   esc: close"
                      if entries else "no games here yet (s saves one)   esc: close")
         self.query_one("#games-help", Label).update(help_text)

@@ -10,11 +10,14 @@ from __future__ import annotations
 import datetime as _dt
 import re
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Input, Label
+
+from c4tui.bounded import shown
 
 from ..widgets.prompt import LineInput
 from .modal import OnceModalScreen
@@ -62,7 +65,13 @@ def name_error(name: str, taken: set[str]) -> str | None:
 
 class HeadersScreen(OnceModalScreen[dict[str, str] | None]):
     """Returns the game's new headers (in order; empty ones left out), or None on escape.
-    ``result``: the moves' result, shown beside the fields."""
+    ``result``: the moves' result, shown beside the fields.
+
+    The values come from a game file: a field shows a value by the one rule for untrusted
+    text (:func:`c4tui.bounded.shown`: ``\x1b`` for an escape character), so no byte of
+    it reaches the terminal; a field left as shown keeps the value as it was (nothing is
+    lost by opening and closing the screen), an edited one is taken as typed.
+    """
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
@@ -90,8 +99,8 @@ class HeadersScreen(OnceModalScreen[dict[str, str] | None]):
         with VerticalScroll(id="headers-fields", can_focus=False):
             for i, name in enumerate(self.names):
                 with Horizontal(classes="header-row"):
-                    yield Label(name, classes="header-name")
-                    yield LineInput(self.headers.get(name, ""), id=f"header-{i}",
+                    yield Label(Text(name), classes="header-name")
+                    yield LineInput(shown(self.headers.get(name, ""), None), id=f"header-{i}",
                                     placeholder=DEFAULTS.get(name, today if name == "Date"
                                                              else ""))
             with Horizontal(classes="header-row"):
@@ -110,6 +119,9 @@ class HeadersScreen(OnceModalScreen[dict[str, str] | None]):
         out = {}
         for i, name in enumerate(self.names):
             value = self._value(f"header-{i}")
+            original = self.headers.get(name, "")
+            if value == shown(original, None).strip():  # not edited: the value as it was
+                value = original.strip()
             if name == "Date" and value and (why := date_error(value)) is not None:
                 return f"Date {value}: {why}"
             if value:
@@ -128,7 +140,8 @@ class HeadersScreen(OnceModalScreen[dict[str, str] | None]):
     def _submitted(self) -> None:
         headers = self.collect()
         if isinstance(headers, str):
-            self.query_one("#headers-error", Label).update(headers)
+            # it quotes a value (a date, a name) the file or the user wrote: not markup
+            self.query_one("#headers-error", Label).update(Text(shown(headers)))
             self.app.bell()
             return
         self.dismiss(headers)

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rich.markup import escape
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import DataTable, Label
+
+from c4tui.bounded import shown
 
 from .modal import OnceModalScreen
 
@@ -58,8 +61,9 @@ class RecentFilesScreen(OnceModalScreen[Path | None]):
             # sight (80 columns), and is cut at its start, where it says least
             table.add_columns("file", "", "folder")
             for i, path in enumerate(self.files):
-                table.add_row(path.name, _state(path), _folder(path.parent, FOLDER_ROOM),
-                              key=str(i))
+                # a name by the one rule, and not markup ("[b]" in it stays "[b]")
+                table.add_row(escape(shown(path.name)), _state(path),
+                              escape(_folder(path.parent, FOLDER_ROOM)), key=str(i))
             table.display = bool(self.files)
             yield table
             yield Label("enter: open   esc: close" if self.files
@@ -82,8 +86,8 @@ FOLDER_ROOM = 40
 def _folder(folder: Path, room: int) -> str:
     """``folder`` in ``room`` cells: the home directory as ``~``, a longer one cut at its
     start (``…/games/2026``)."""
-    text = str(folder)
-    home = str(Path.home())
+    text = shown(str(folder), None)  # a folder's name is not ours: the one rule
+    home = shown(str(Path.home()), None)
     if home not in ("", "/") and (text == home or text.startswith(home + "/")):
         text = "~" + text[len(home):]
     return text if len(text) <= room else "…" + text[len(text) - room + 1:]

@@ -13,6 +13,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Static
 
+from c4tui.bounded import shown
 from c4tui.engine.position import Position
 
 from ..controllers.trainer import Phase, Refutation, TrainerControl
@@ -77,7 +78,8 @@ class TrainerScreen(Screen[None]):
         self.query_one("#trainer-info", Static).update("\n".join(line for line in lines
                                                                  if line))
         for note in c.take_notes():
-            self.notify(note, severity="warning", timeout=6)
+            # a bad line of the puzzle file, quoted with the file's name: not our text
+            self.notify(shown(note), severity="warning", timeout=6, markup=False)
 
     # ------------------------------------------------------------------ keys
     def action_play(self, col: int) -> None:

@@ -12,6 +12,7 @@ from textual.widgets import DirectoryTree, Tree
 from textual.widgets.directory_tree import DirEntry
 from textual.widgets.tree import TreeNode
 
+from c4tui.bounded import shown
 from c4tui.gamefile import GAME_SUFFIXES
 
 
@@ -47,6 +48,12 @@ class GameTree(DirectoryTree):
                 self.current = None
                 self.move_cursor(child, animate=False)
                 return
+
+    def process_label(self, label: str | Text) -> Text:
+        """A file's name as the tree shows it: the Tree reads a ``str`` label as Rich
+        markup and passes its control characters to the terminal; a name is neither ours
+        nor markup, so it goes through the one rule for untrusted text, as plain text."""
+        return super().process_label(Text(shown(label)) if isinstance(label, str) else label)
 
     def filter_paths(self, paths: Iterable[Path]) -> Iterable[Path]:
         return [p for p in paths if not p.name.startswith(".")]
