@@ -12,7 +12,12 @@ from __future__ import annotations
 import time
 
 from .conflicts import compatible
-from .rules import Rule
+from .groups import COLUMN_MASKS, bits
+from .rules import AFTEREVEN, BEFORE, HIGHINVERSE, LOWINVERSE, SPECIALBEFORE, Rule
+
+INVERSES = (LOWINVERSE, HIGHINVERSE)
+#: The rules that may share claimevens and verticals column by column (condition 3).
+JOINT = (AFTEREVEN, BEFORE, SPECIALBEFORE)
 
 
 class Budget(Exception):
@@ -39,19 +44,54 @@ def find_cover(rules: list[Rule], n_problems: int, deadline: float | None = None
             low = ref & -ref
             solvers[low.bit_length() - 1] |= 1 << j
             ref ^= low
-    conflicts: dict[int, int] = {}
     all_rules = (1 << len(rules)) - 1
+    # Most pairs need only "no square in common" (condition 1 of the table): found with
+    # bitsets of the instances per square. The table's other conditions are asked of the
+    # pairs that can fail them: inverses with any instance sharing a column, and
+    # afterevens/befores/specialbefores with each other when they share a square. Two
+    # instances in different columns never conflict.
+    by_square: dict[int, int] = {}
+    by_column = [0] * len(COLUMN_MASKS)
+    inverses = joint = 0
+    for j, r in enumerate(rules):
+        bit = 1 << j
+        for b in bits(r.mask):
+            by_square[b] = by_square.get(b, 0) | bit
+        for c, col in enumerate(COLUMN_MASKS):
+            if r.mask & col:
+                by_column[c] |= bit
+        if r.kind in INVERSES:
+            inverses |= bit
+        elif r.kind in JOINT:
+            joint |= bit
 
-    def conflict_set(j: int) -> int:
-        got = conflicts.get(j)
-        if got is None:
-            rj = rules[j]
-            got = 0
-            for k, rk in enumerate(rules):
-                if k != j and not compatible(rj, rk):
-                    got |= 1 << k
-            conflicts[j] = got
+    def slow(j: int, candidates: int) -> int:
+        rj, got = rules[j], 0
+        while candidates:
+            low = candidates & -candidates
+            candidates ^= low
+            k = low.bit_length() - 1
+            if k != j and not compatible(rj, rules[k]):
+                got |= low
         return got
+
+    def conflict_set(j: int, usable: int) -> int:
+        """The instances among ``usable`` that conflict with instance ``j``."""
+        rj = rules[j]
+        overlap = shared = 0
+        for b in bits(rj.mask):
+            overlap |= by_square[b]
+        for c, col in enumerate(COLUMN_MASKS):
+            if rj.mask & col:
+                shared |= by_column[c]
+        overlap &= usable
+        shared &= usable
+        if rj.kind in INVERSES:
+            return slow(j, shared)
+        if rj.kind in JOINT:
+            return (overlap & ~inverses & ~joint) | slow(j, overlap & joint) \
+                | slow(j, shared & inverses)
+        return (overlap & ~inverses) | slow(j, shared & inverses)
 
     steps = 0
     chosen: list[int] = []
@@ -90,7 +130,8 @@ def find_cover(rules: list[Rule], n_problems: int, deadline: float | None = None
         order.sort()
         for _, j in order:
             chosen.append(j)
-            if search(open_problems & ~rules[j].refutes, usable & ~conflict_set(j) & ~(1 << j)):
+            rest = usable & ~conflict_set(j, usable) & ~(1 << j)
+            if search(open_problems & ~rules[j].refutes, rest):
                 return True
             chosen.pop()
             usable &= ~(1 << j)  # tried: any cover using j was explored below
