@@ -65,7 +65,7 @@ def test_solve_bad_link_is_one_line_and_the_others_go_on():
     assert r.exit_code == 2
     assert r.stdout.splitlines() == ["4453 -2"]
     assert r.stderr.strip().splitlines() == [
-        "c4tui: line 1: link 'https://connect4.gamesolver.org/?pos=44538': character 5 '8': "
+        "c4tui: argument 1: link 'https://connect4.gamesolver.org/?pos=44538': character 5 '8': "
         "not a column (expected 1-7)"]
 
 

@@ -60,5 +60,5 @@ def test_solve_exits_2_on_a_bad_line_and_answers_the_others():
     assert r.exit_code == 2, r.output
     assert [ln.split()[0] for ln in r.stdout.splitlines()] == ["44"]  # the good line
     assert r.stderr.splitlines() == [
-        "c4tui: line 2: move 1 '4x': not a square (expected a1-g6)",  # as c4tui 4x says
-        "c4tui: line 3: move 7 (d): column d is full"]
+        "c4tui: argument 2: move 1 '4x': not a square (expected a1-g6)",  # as c4tui 4x says
+        "c4tui: argument 3: move 7 (d): column d is full"]
