@@ -3,13 +3,17 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
+# setuptools' "Editable installation" box (a notice that a folder named like the package
+# may shadow it: this repository's layout, on purpose) is dropped by its message alone:
+# errors and every other warning of the install still show.
+EDITABLE := PYTHONWARNINGS="ignore:Editable installation" $(BIN)/pip install -q -e
 
 .PHONY: run test test-fast typecheck lint bench clean fuzz
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[test]'
+	$(EDITABLE) '.[test]'
 	touch $@
 
 run: $(VENV)/.installed
@@ -50,7 +54,7 @@ lint: $(VENV)/.installed
 	$(BIN)/ruff check .
 
 bench: $(VENV)/.installed
-	$(BIN)/pip install -q -e '.[test,bench]'
+	$(EDITABLE) '.[test,bench]'
 	$(BIN)/c4tui bench $(ARGS)
 
 clean:
