@@ -202,7 +202,7 @@ def _derive(grid: Grid, use: RuleUse, side: int, problems: list[Group],
                     or sorted(b for _, b in pairs) != empties:
                 raise bad
             u.claimevens = set(sq)
-            ref: set[Group] = set()
+            ref = set[Group]()
             for e in empties:
                 ref |= _with(problems, e)
             for gr in problems:
@@ -227,7 +227,7 @@ def _derive(grid: Grid, use: RuleUse, side: int, problems: list[Group],
             if len(rest) % 2:
                 raise bad
             covered = []
-            ref = set()
+            ref = set[Group]()
             for a, b in pairs:
                 if b in empties and claimeven(a, b):  # a claimeven up to the empty square
                     covered.append(b)

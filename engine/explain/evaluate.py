@@ -102,7 +102,8 @@ def evaluate(current: int, mask: int, side: int, deadline: float | None = None
     for t in odd_threats(own, mask):
         col = COLUMN_MASKS[col_of(t)]
         high = col & ~((1 << t) - 1)  # the threat and the squares above it
-        probs, gone = [], []
+        probs = []
+        gone: list[int] = []
         for g in ALL_GROUPS:
             if g & own:
                 continue
