@@ -42,6 +42,7 @@ SLOW: dict[str, str] = {
     "tests/test_links.py": "pilots and processes, 2.5 s",
     "tests/test_match_run.py": "real matches between engine processes, 20 s",
     "tests/test_match_hostile.py": "matches with forking, flooding engines, 25 s",
+    "tests/test_app_external_hostile.py": "the app with a forking engine: pilots, a pty, 20 s",
     "tests/test_puzzles.py": "puzzle searches, Ctrl-C of a process, 12 s",
     "tests/test_reliability_crash.py": "kill -9 of saves and builds",
     "tests/test_reliability_interrupt.py": "Ctrl-C of real solves, one on a cold cache",

@@ -17,7 +17,9 @@ child's) at each ``go``. MODEs:
   engine says of an option value it refuses);
 * ``junk``: its moves in the second game are junk with escapes (an illegal move);
 * ``stderr``: escape sequences on standard error, and it exits (code 3) at its first
-  ``go`` of the third game (a crash whose reason quotes its last line there).
+  ``go`` of the third game (a crash whose reason quotes its last line there);
+* ``exit``: it exits after its first ``bestmove`` (with ``fork``, its child lives on and
+  holds its output open).
 
 Independent of c4tui: it keeps the board with :class:`ugi_match.Referee`.
 """
@@ -106,6 +108,9 @@ class Hostile:
             return
         legal = self.board.legal_squares()
         self.out.write(f"bestmove {self.rng.choice(legal) if legal else '0000'}\n")
+        if "exit" in self.modes:
+            self.out.flush()
+            sys.exit(0)
 
     def run(self) -> None:
         for raw in sys.stdin:
