@@ -26,7 +26,8 @@ def render(
     moves: Annotated[
         list[str] | None,
         typer.Argument(help="The position: moves (4453, d1 d2 e1 c1; \"\" the empty board) "
-                       "or a game file (its last position).", show_default=False),
+                       "or a game file (its last position).", metavar="MOVES",
+                       show_default=False),
     ] = None,
     svg: Annotated[
         str | None,
