@@ -114,12 +114,13 @@ class Prover:
                 leaf = self.over(child) if child.is_over else self.rules_leaf(child)
                 if leaf is not None:
                     return ProofNode(pos.digits(), MOVE, children=(leaf,))
-            if depth == 1:
-                return None
-            for child in children:
-                node = self.prove(child, depth - 1)
-                if node is not None:
-                    return ProofNode(pos.digits(), MOVE, children=(node,))
+            # then the move proven with the shallowest tree: every move to each depth
+            # before any move deeper (positions that failed are remembered)
+            for d in range(1, depth):
+                for child in children:
+                    node = self.prove(child, d)
+                    if node is not None:
+                        return ProofNode(pos.digits(), MOVE, children=(node,))
             return None
         if pos.can_win_next():
             return None  # the opponent completes a four at once
