@@ -19,7 +19,7 @@ import pytest
 from c4tui.engine.position import Position
 from hostile_util import alive, assert_nothing_left, hostile, reported
 from pilot_util import LOAD_TIMEOUT, engine_ready, screen_text, sync, until, wait_for
-from test_match_hostile import RAW
+from test_match_hostile import raw
 from test_versus import start_versus
 from waiting import wait_until
 
@@ -47,12 +47,12 @@ async def test_analysis_and_versus_with_a_forking_flooding_engine(tmp_path):
             # its name (60,000 characters of escapes) and its notes, as text, cut
             await until(pilot, lambda: "hostile \\x1b[2J" in status(app), "its name",
                         seconds=30)
-            assert not RAW.findall(screen_text(app)), RAW.findall(screen_text(app))[:5]
+            assert not raw(screen_text(app)), raw(screen_text(app))[:5]
             assert len(app.bridge.view(app.position).external.name) <= 30
             await wait_for(pilot, lambda: engine_ready(app), LOAD_TIMEOUT, "our engine")
             await start_versus(pilot, app, "1k 1k")  # our engine plays; it analyses
             await until(pilot, lambda: len(app.model.line) >= 4, "two engine moves", 60)
-            assert not RAW.findall(screen_text(app))
+            assert not raw(screen_text(app))
             await pilot.press("q")
     finally:
         assert_nothing_left([report])
