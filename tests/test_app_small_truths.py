@@ -7,6 +7,8 @@ the play dialog's Enter (a fake engine view where the engine is not the subject)
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from c4tui.engine.position import Position
 from c4tui.engine.seam import Limits, SearchState
@@ -149,3 +151,78 @@ async def test_the_threat_verdict_is_a_labelled_heuristic_never_the_result(exact
         assert "cancel out" not in shown
         assert ("exact differs" in shown) == bool(says) and says in shown, shown
         assert "White none" in shown and "Black f4 even" in shown  # its own list
+
+
+# ------------------------------------------------------------------ 80x24: nothing cut
+def _search(state: str = "searching", lines: int = 1, **fields):
+    """A made-up search of 4444: twelve iterations, ``lines`` root moves in the last."""
+    from c4tui.engine.seam import Band, PvLine, Score
+    from test_app_board_snapshots import search_of
+
+    snap = search_of(12)
+    order = (4, 2, 5, 1, 6, 0, 3)  # e c f b g a d
+    pv = tuple(PvLine(c, Score(-40 * i, Band.HEURISTIC), (c, 3, c)) for i, c in
+               enumerate(order[:lines]))
+    return dataclasses.replace(snap, state=SearchState(state), lines=pv, **fields)
+
+
+@pytest.mark.parametrize("review, state", [
+    ("", "searching"),
+    ("accuracy White 100% Black 100%", "searching"),
+    ("accuracy White 100% Black 100%", "paused"),
+])
+@sync
+async def test_the_status_line_keeps_its_end_at_80_columns(review, state):
+    """Bug: with "no book" or a review's accuracy shown the line lost its end
+    (``limit 2.0M hash 16M au…``): its least missed parts now give way first."""
+    from c4tui.app.widgets import StatusLine
+
+    app = C4App(Position.from_moves("4444"), engine=False,
+                settings=SearchSettings(book=False, limits=Limits(nodes=200_000_000)))
+    _fake(app, snapshot=_search(state, nodes=6_262_833, nps=2_500_000, elapsed=9.9))
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.state_changed()
+        app.query_one(StatusLine).review = review
+        await pilot.pause()
+        line = screen_text(app).splitlines()[-2].rstrip()
+        assert "…" not in line and line.endswith("limit 200M" if review else
+                                                 "limit 200M hash 16M auto on"), line
+        assert f" ● {state}" in line and "no book" in line and "d12" in line
+        assert ("6,262,833 nodes" if state == "paused" else "6.3M nodes") in line
+        assert ("White 100% Black 100%" in line) == bool(review)
+
+
+@sync
+async def test_every_moves_line_is_there_at_80x24():
+    """Bug: multi-PV's "every move" showed 5 of 7 lines at 80x24, with no sign that 2
+    were missing, and lost the cursor column's line."""
+    app = C4App(Position.from_moves("4444"), engine=False)
+    _fake(app, snapshot=_search("done", lines=7))
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.state_changed()
+        await pilot.pause()
+        shown = screen_text(app).splitlines()
+        panel = [x.split("││")[1].strip(" │") for x in shown[1:9]]
+        assert [x[:3] for x in panel[3:6]] == ["1 e", "2 c", "3 f"], panel
+        assert panel[6].split() == ["+4", "more", "b", "-120", "g", "-160", "a", "-200",
+                                    "d", "-240"], panel
+        assert panel[7].startswith("col d"), panel
+
+
+@sync
+async def test_the_log_keeps_its_numbers_beside_the_threats_at_80x24():
+    """Bug: with the threat panel on, the log dropped window, re, n/s, hit and fill at
+    80x24; its compact form keeps every number, and the last row's window, time and PV
+    on a line of their own."""
+    app = C4App(Position.from_moves("4444"), engine=False)
+    _fake(app, snapshot=_search("done"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("t")
+        app.state_changed()
+        await pilot.pause()
+        log = _panel_text(app, "search log")
+        assert log.startswith("d re score nodes n/s hit fill "), log
+        # iteration 11 re-searched after a fail low; 12 did not (made-up numbers)
+        assert "11 0/1 -125 150k 1.0M 50% 6% 12 0/0 -100 380k 1.0M 50% 16%" in log, log
+        assert "└ [-175,-75] 380ms c1 d5 d6 c2" in log, log
+        assert "heuristic, no new threats" in _panel_text(app, "threats")

@@ -235,13 +235,32 @@ class AnalysisPanel(Widget):
             self._line(t, tuple(pv), "pv", "dim")
 
     def _multipv_lines(self, t: Text, pos: Position, snap: Snapshot) -> None:
-        """Multi-PV (key ``m``): a row per line, best first: ``2 e   +470 e1 d3 …``."""
-        for i, line in enumerate(snap.lines):
+        """Multi-PV (key ``m``): a row per line, best first: ``2 e   +470 e1 d3 …``. When
+        the box has fewer rows than lines (every move at 80x24), the last row holds the
+        rest, each move with its value: ``+4 more b 0  g 0  a -9``; none is left out."""
+        lines = snap.lines
+        room = self._room()
+        # the rows under "search": the box's, less to move, exact, search and col
+        rows = room - 4 if room else len(lines)
+        whole = lines if len(lines) <= rows else lines[:max(0, rows - 1)]
+        for i, line in enumerate(whole):
             t.append("\n" + f"{i + 1} {COLUMN_NAMES[line.move]}".ljust(LABEL), style="dim")
             score = line.score
             t.append(score.log(pos.ply).rjust(4), style=score_style(score.sign(), score.band))
             t.append(" ")
             self._line(t, line.pv, f"pv{i + 1}", "dim")
+        rest = lines[len(whole):]
+        if rest:
+            t.append("\n" + f"+{len(rest)} more".ljust(LABEL), style="dim")
+            for i, line in enumerate(rest):
+                score = line.score
+                t.append(f"{'  ' if i else ''}{COLUMN_NAMES[line.move]} ")
+                t.append(score.log(pos.ply), style=score_style(score.sign(), score.band))
+
+    def _room(self) -> int:
+        """The rows the analysis box gives the panel and the graph (0: not laid out)."""
+        parent = self.parent
+        return parent.content_size.height if isinstance(parent, Widget) else 0
 
     def watch_view(self, view: EngineView) -> None:
         """Multi-PV lines take rows of their own: the panel grows by them (over the
@@ -249,6 +268,9 @@ class AnalysisPanel(Widget):
         snap = view.snapshot
         extra = len(snap.lines) - 1 if snap is not None and self.hints else 0
         height = 5 + extra if extra > 0 else None  # None: the style sheet's again
+        room = self._room()
+        if height is not None and room:  # (the lines beyond it share one row)
+            height = min(height, room)
         if height != self._grown:
             self._grown = height
             self.styles.height = height

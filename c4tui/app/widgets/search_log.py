@@ -11,7 +11,13 @@ from textual.widget import Widget
 from c4tui.engine.position import Position
 from c4tui.engine.seam import Snapshot
 
-from ..log_rows import COLUMNS, MIN_PV, NARROW, iteration_rows
+from ..log_rows import COLUMNS, MIN_PV, NARROW, Row, iteration_rows
+
+#: The compact form, for a log too narrow for every column (80x24 with the threat panel
+#: or the search path beside it): every number of each row but its window, time and PV,
+#: which a last line gives for the last row shown (scrolling back moves it).
+COMPACT = (("d", 5), ("re", 3), ("score", 5), ("nodes", 5), ("n/s", 5), ("hit", 4),
+           ("fill", 4))
 
 
 def fit_pv(pv: str, room: int) -> str:
@@ -78,7 +84,7 @@ class SearchLog(Widget, can_focus=True):
 
     def action_scroll_rows(self, rows: int) -> None:
         """Scroll ``rows`` back (negative: forward), within the rows there are."""
-        hidden = self.row_count - max(1, self.size.height - 1)
+        hidden = self.row_count - self._room()
         self.back = max(0, min(self.back + rows, hidden))
 
     def watch_back(self, back: int) -> None:
@@ -89,10 +95,33 @@ class SearchLog(Widget, can_focus=True):
         snap = self.snapshot
         return 0 if snap is None else len(iteration_rows(self.position, snap))
 
+    def _room(self) -> int:
+        """The rows of iterations shown: the height less the header (and the compact
+        form's last line)."""
+        detailed = self._columns(max(10, self.size.width))[1]
+        return max(1, self.size.height - 1 - detailed)
+
+    def _columns(self, width: int) -> tuple[list[tuple[str, int]], bool]:
+        """The columns that fit ``width`` cells, and whether the last line details the
+        last row: every column and a PV; else the compact form; else (narrower still)
+        depth, score, nodes, time and a PV."""
+        if sum(w + 1 for _, w in COLUMNS) + MIN_PV <= width:
+            return list(COLUMNS), False
+        if sum(w + 1 for _, w in COMPACT) - 1 <= width:
+            return list(COMPACT), True
+        return [c for c in COLUMNS if c[0] in NARROW], False
+
+    @staticmethod
+    def _detail(row: Row, width: int) -> str:
+        """The compact form's last line: the window (or the live row's state), the time
+        and the PV of ``row``: ``└ [476,478] 293ms d5 d6 e1…``."""
+        cells = [row.cells.get("window", ""), row.cells.get("time", "")]
+        head = "└ " + " ".join(c for c in cells if c)
+        return head + " " + fit_pv(row.pv, width - len(head) - 1) if row.pv else head
+
     def render(self) -> Text:
         width = max(10, self.size.width)
-        cols = [c for c in COLUMNS if c[0] in NARROW] \
-            if sum(w + 1 for _, w in COLUMNS) + MIN_PV > width else list(COLUMNS)
+        cols, detailed = self._columns(width)
         out = Text(no_wrap=True, overflow="crop")
         for name, w in cols:
             out.append(f"{name:>{w}} ", style="bold")
@@ -103,13 +132,16 @@ class SearchLog(Widget, can_focus=True):
         if snap is None:
             return out
         rows = iteration_rows(self.position, snap)
-        room = max(1, self.size.height - 1)
+        room = self._room()
         back = max(0, min(self.back, len(rows) - room))
         end = len(rows) - back
-        for i, row in enumerate(rows[max(0, end - room):end]):
+        shown = rows[max(0, end - room):end]
+        for i, row in enumerate(shown):
             style = "bold yellow" if row.live else ("" if i % 2 else "on #1e1e28")
             out.append("\n")
             line = "".join(f"{row.cells.get(name, ''):>{w}} " for name, w in cols)
-            line += fit_pv(row.pv, width - len(line))
+            line += "" if detailed else fit_pv(row.pv, width - len(line))
             out.append(f"{line:<{width}}", style=style)
+        if detailed and shown:
+            out.append("\n" + self._detail(shown[-1], width), style="dim")
         return out

@@ -30,6 +30,12 @@ STATE_STYLE = {
 #: Seconds without a word from an external engine's running search after which the
 #: status line says "silent" rather than "searching".
 SILENT = 2.0
+#: The leanest form of the line (StatusLine._line): 1 no speed (the log's n/s has it),
+#: 2 no "auto on" (the default; "auto off" stays), 3 no "accuracy" word nor the books'
+#: time, 4 no engine message, 5 single spaces, 6 no hash size. At 80 columns a search
+#: without books after a review needed 88 cells at 0 (2026-12-05, `c4tui --no-book
+#: --nodes 200M 4444`, R).
+LEANEST = 6
 
 
 class StatusLine(Widget):
@@ -50,7 +56,20 @@ class StatusLine(Widget):
     review: reactive[str] = reactive("")
 
     def render(self) -> Text:
+        """The line in its fullest form that fits the width; failing all, the leanest one,
+        cut with an ellipsis."""
+        width = self.size.width
+        for lean in range(LEANEST + 1):
+            line = self._line(lean)
+            if not width or line.cell_len <= width:
+                return line
+        return line
+
+    def _line(self, lean: int) -> Text:
+        """The line at ``lean`` (0: everything; each step drops what is least missed or
+        said elsewhere, :data:`LEANEST` steps in all)."""
         view = self.view
+        sep = " " if lean >= 5 else "  "
         t = Text(no_wrap=True, overflow="ellipsis")
         if self.play:
             t.append(f" ▶ {self.play} ", style="bold reverse")
@@ -58,12 +77,12 @@ class StatusLine(Widget):
         ext = view.external
         if ext is not None and ext.failed:  # the most important thing, alone
             t.append(f" ● {ext.message}", style="bold red")
-            return self._settings(t, view)
+            return self._settings(t, view, lean)
         if ext is not None and not ext.ready:  # the handshake: nothing to count yet
             t.append(f" ● starting {ext.name}", style="bold yellow")
             if ext.message:
                 t.append(f": {ext.message}", style="yellow")
-            return self._settings(t, view)
+            return self._settings(t, view, lean)
         key: SearchState | EngineState = view.state
         label = view.state.value
         if view.state is EngineState.READY:
@@ -84,20 +103,22 @@ class StatusLine(Widget):
         t.append(" ● ", style=style)
         t.append(label, style=style)
         if self.play:  # the game's state needs the room; the search's details are hints
-            return self._settings(t, view)
+            return self._settings(t, view, lean)
         if not view.settings.book and ext is None:  # said early: it changes the search
-            t.append("  no book", style="bold")
-        if self.review:
-            t.append(f"  {self.review}", style="bold cyan")
+            t.append(f"{sep}no book", style="bold")
+        if self.review:  # lean: "accuracy White 87% Black 62%" without its first word
+            review = self.review.removeprefix("accuracy ") if lean >= 3 else self.review
+            t.append(f"{sep}{review}", style="bold cyan")
         if snap is not None:
             res = snap.result
             last = snap.iterations[-1] if snap.iterations else None
             source = last.source if res is not None and last is not None else None
             if source is Source.BOOK:
-                t.append(f"  from the books ({human_time(snap.elapsed)})")
+                took = f" ({human_time(snap.elapsed)})" if lean < 3 else ""
+                t.append(f"{sep}from the books{took}")
             elif source is Source.EXACT:  # the only two exact answers without a search
                 lost = res is not None and res.score.value < 0
-                t.append(f"  {'every move loses' if lost else 'a win'} at once: "
+                t.append(f"{sep}{'every move loses' if lost else 'a win'} at once: "
                          "no search needed")
             else:
                 # paused: the exact count, so that a step of N nodes shows
@@ -107,28 +128,33 @@ class StatusLine(Widget):
                 seldepth = getattr(last, "seldepth", 0) if ext is not None else 0
                 depth = f"d{last.depth}/{seldepth}" if last is not None and seldepth \
                     else f"d{snap.depth}"
-                t.append(f"  {depth}  {nodes} nodes  {human_time(snap.elapsed)}")
-                if snap.state is SearchState.SEARCHING and not silent:  # the speed, if any
-                    t.append(f"  {human_count(snap.nps)}/s")
+                t.append(f"{sep}{depth}{sep}{nodes} nodes{sep}{human_time(snap.elapsed)}")
+                # the speed, while there is one (lean: the log's n/s says it)
+                if snap.state is SearchState.SEARCHING and not silent and lean < 1:
+                    t.append(f"{sep}{human_count(snap.nps)}/s")
         if ext is not None:
-            t.append(f"  │ {ext.name}", style="bold")
+            t.append(f"{sep}│ {ext.name}", style="bold")
             if ext.message:
                 t.append(f": {ext.message}", style="yellow")
-        return self._settings(t, view)
+        return self._settings(t, view, lean)
 
-    def _settings(self, t: Text, view: EngineView) -> Text:
+    def _settings(self, t: Text, view: EngineView, lean: int) -> Text:
         """The analysis search's settings (not in play mode: the play part needs the room,
-        and they are not the opponent's) and the engine's message."""
+        and they are not the opponent's) and the engine's message; ``lean`` as in
+        :meth:`_line` (2: auto-analysis only when off; 4: no message; 6: no hash size)."""
         s = view.settings
+        sep = " " if lean >= 5 else "  "
         if self.play:
             if view.message and view.state not in (EngineState.FAILED, EngineState.COMPILING):
-                t.append(f"  │ {view.message}", style="dim")
+                t.append(f"{sep}│ {view.message}", style="dim")
             return t
         # an external engine gets "go infinite" unless the user set a limit
         nodes = None if view.external is not None and not s.limit_set else s.limits.nodes
         limit = "∞" if nodes is None else human_count(nodes)
-        t.append(f"  │ limit {limit} hash {s.hash_mb}M"
-                 f" auto {'on' if s.auto else 'off'}", style="dim")
-        if view.message and view.state not in (EngineState.FAILED, EngineState.COMPILING):
-            t.append(f"  │ {view.message}", style="dim")
+        auto = "" if s.auto and lean >= 2 else f" auto {'on' if s.auto else 'off'}"
+        size = f" hash {s.hash_mb}M" if lean < 6 else ""
+        t.append(f"{sep}│ limit {limit}{size}{auto}", style="dim")
+        if view.message and view.state not in (EngineState.FAILED, EngineState.COMPILING) \
+                and lean < 4:
+            t.append(f"{sep}│ {view.message}", style="dim")
         return t
