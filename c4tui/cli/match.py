@@ -10,6 +10,7 @@ from typing import Annotated
 
 import typer
 
+from c4tui.bounded import shown
 from c4tui.match.adjudicator import DEFAULT_EMPTY, MAX_EMPTY
 from c4tui.match.game import GameRecord
 from c4tui.match.player import DEFAULT_TIMEOUT
@@ -32,7 +33,7 @@ def _engine(text: str | None, name: str) -> tuple[str, ...] | None:
     try:
         argv = shlex.split(text)
     except ValueError as exc:
-        bad_value(name, repr(text), str(exc).lower())
+        bad_value(name, f"'{shown(text)}'", str(exc).lower())
     return tuple(argv) or None
 
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from c4tui.bounded import shown
 from c4tui.review import INACCURACY_MOVES
 from c4tui.units import Strength
 
@@ -188,11 +189,11 @@ def external_command(text: str | None) -> tuple[str, ...]:
     try:
         argv = tuple(shlex.split(text))
     except ValueError as exc:  # an unclosed quote
-        fail(f"--engine {text!r}: {exc}")
+        fail(f"--engine '{shown(text)}': {exc}")  # escaped, cut: it may be anything
     if not argv:
         fail("--engine: the command is empty")
     if shutil.which(argv[0]) is None:  # said here, not later in the status line
-        fail(f"--engine: {argv[0]!r} is not a command that can be run")
+        fail(f"--engine: '{shown(argv[0])}' is not a command that can be run")
     return argv
 
 

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from c4tui.bounded import shown
 from c4tui.gamefile import GameFileError
 from c4tui.ugi.client import EngineGone
 
@@ -103,8 +104,8 @@ class Match:
                 try:
                     seat.players[i] = self._player(i)
                 except EngineGone as exc:
-                    errors.append(f"engine {LABELS[i]} ({' '.join(self.config.engines[i].argv)}"
-                                  f"): {exc}")
+                    command = shown(" ".join(self.config.engines[i].argv))
+                    errors.append(f"engine {LABELS[i]} ({command}): {exc}")
                     return
 
         threads = [threading.Thread(target=open_seat, args=(s,), daemon=True)
