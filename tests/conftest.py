@@ -63,6 +63,8 @@ SLOW: dict[str, str] = {
     "tests/test_untrusted_text.py::test_a_crafted_file_through_every_screen": "pilots, 5 s",
     "tests/fuzz/test_fuzz_controller.py::test_paused_and_stepped_search_is_exact": "3 s",
     "tests/fuzz/test_fuzz_hostile.py::test_solve_on_long_lines": "processes, 2 s",
+    "tests/test_games_db_foreign.py::test_a_full_disk_in_the_middle_of_an_import_is_one_line":
+        "a 40,000-game import fills a real tmpfs, 5 s",
     "tests/fuzz/test_fuzz_ugi.py::test_real_engine_process": "processes, 2 s",
     "tests/test_analysis_cli.py::test_analyze_names_where_an_answer_came_from": "6 s",
     "tests/test_analysis_eval.py::test_threat_fill_outcome_exact_with_one_free_column": "1 s",

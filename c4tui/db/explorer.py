@@ -67,6 +67,8 @@ def explore(conn: sqlite3.Connection, pos: Position) -> PositionStats:
     ended = Counts()
     by_col: dict[int, MoveStats] = {}
     for move, *numbers in rows:
+        if not _sane(move, numbers):  # a row no import wrote (another tool's change)
+            continue
         counts = Counts(*numbers)
         if move == ENDED:
             ended = counts
@@ -84,6 +86,20 @@ def explore(conn: sqlite3.Connection, pos: Position) -> PositionStats:
         total = total + m
     return PositionStats(Counts(total.games, total.white, total.draws, total.black),
                          moves, ended)
+
+
+def _sane(move: object, numbers: list[object]) -> bool:
+    """Whether a ``moves`` row is one an import writes: a move of the board (or
+    :data:`~.store.ENDED`) and counts that are whole numbers, none negative, the results
+    within the games."""
+    if not (type(move) is int and ENDED <= move < WIDTH):
+        return False
+    if not all(type(n) is int and 0 <= n < 1 << 62 for n in numbers):
+        return False
+    games, white, draws, black = numbers  # (all ints now)
+    assert isinstance(games, int) and isinstance(white, int)
+    assert isinstance(draws, int) and isinstance(black, int)
+    return white + draws + black <= games
 
 
 def games_through(conn: sqlite3.Connection, pos: Position, limit: int = 50,

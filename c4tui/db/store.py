@@ -25,6 +25,7 @@ from pathlib import Path
 import platformdirs
 
 from c4tui.engine import geometry
+from c4tui.engine.position import MOVE_CHARS, IllegalMoveError, Position
 
 WHITE_WON, DRAW, BLACK_WON, UNFINISHED = 0, 1, 2, 3  #: a game's result as stored
 RESULT_TOKENS = ("1-0", "1/2-1/2", "0-1", "*")  #: the same, as game files write them
@@ -289,9 +290,33 @@ def _why(exc: BaseException) -> str:
 
 
 def load_game_row(conn: sqlite3.Connection, game_id: int) -> StoredGame | None:
-    """The game ``game_id``, or None."""
+    """The game ``game_id``, or None (none, or a row no import wrote: another tool may
+    have changed the file, so every value is checked before it is used)."""
+    if not isinstance(game_id, int) or isinstance(game_id, bool):
+        return None
     row = conn.execute("SELECT id, moves, result, headers, source FROM games WHERE id = ?",
                        (game_id,)).fetchone()
     if row is None:
         return None
-    return StoredGame(row[0], row[1], row[2], json.loads(row[3]), row[4])
+    gid, moves, result, headers, source = row
+    if not (isinstance(moves, str) and len(moves) <= geometry.SIZE
+            and all(ch in MOVE_CHARS for ch in moves)
+            and isinstance(result, int) and 0 <= result < len(RESULT_TOKENS)):
+        return None
+    try:
+        Position.from_moves(moves)  # a game that can be opened
+    except IllegalMoveError:
+        return None
+    return StoredGame(gid, moves, result, _headers(headers),
+                      source if isinstance(source, str) else "?")
+
+
+def _headers(text: object) -> dict[str, str]:
+    """A row's headers: a JSON object of strings, or none."""
+    try:
+        data = json.loads(text) if isinstance(text, (str, bytes)) else None
+    except (ValueError, RecursionError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    return {k: v for k, v in data.items() if isinstance(k, str) and isinstance(v, str)}
