@@ -248,3 +248,28 @@ def test_a_full_disk_in_the_middle_of_an_import_is_one_line(tmp_path, small_tmpf
     assert done.returncode == 1 and done.stderr.count("\n") == 1, done.stderr
     assert "database or disk is full" in done.stderr
     assert not (small_tmpfs / "other.sqlite").exists()
+
+
+def test_a_database_on_a_read_only_file_system_is_read(tmp_path, capsys):
+    """A games database (WAL mode) on read-only media: SQLite cannot make the -shm a WAL
+    reader needs, and nobody can write the file, so it is read as a plain file (it was
+    'cannot open the games database')."""
+    where = tmp_path / "media"
+    where.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(where)],
+                      capture_output=True).returncode != 0:
+        pytest.skip("cannot mount a tmpfs here (not root?)")
+    try:
+        games = tmp_path / "games.txt"
+        games.write_text(LINES)
+        db = where / "g.sqlite"
+        assert _run(["db", "import", str(games), "--db", str(db)], capsys)[0] == 0
+        subprocess.run(["mount", "-o", "remount,ro", str(where)], check=True)
+        code, out, err = _run(["db", "stats", "--db", str(db)], capsys)
+        assert (code, err) == (0, "") and "games        7" in out
+        code, out, _ = _run(["db", "explore", "45", "--no-exact", "--db", str(db)], capsys)
+        assert code == 0 and out.startswith("5 games through 45")
+        code, _, err = _run(["db", "import", str(games), "--db", str(db)], capsys)
+        assert code == 1 and err.count("\n") == 1 and "cannot open" in err
+    finally:
+        subprocess.run(["umount", "-l", str(where)], check=False)

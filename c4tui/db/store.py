@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import errno
 import json
+import os
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
@@ -180,7 +181,12 @@ def _open(path: Path, *, readonly: bool, probe: bool = False) -> sqlite3.Connect
         if readonly:
             # a URI, so every character of the path is taken as it is (?, #, %)
             uri = path.absolute().as_uri() + "?mode=ro"
-            if probe and _wal_without_journal(path):
+            # a WAL file on a read-only file system (or in a folder nobody may write in)
+            # cannot get its -shm, so SQLite cannot read it as a WAL file; nobody can
+            # write it either (a WAL write needs the -wal): read it as a plain file
+            fixed = _wal_without_journal(path) and (probe or not os.access(path.parent,
+                                                                           os.W_OK))
+            if fixed:
                 uri += "&immutable=1"
             conn = sqlite3.connect(uri, uri=True, timeout=LOCK_SECONDS,
                                    isolation_level=None, check_same_thread=False)
