@@ -273,3 +273,28 @@ def test_a_database_on_a_read_only_file_system_is_read(tmp_path, capsys):
         assert code == 1 and err.count("\n") == 1 and "cannot open" in err
     finally:
         subprocess.run(["umount", "-l", str(where)], check=False)
+
+
+def test_selfplay_and_match_go_on_when_the_database_is_locked(tmp_path, monkeypatch, capsys):
+    """``--db`` of the commands that play: a game the database does not take is said
+    once, in one line; the run goes on and stores again when it can (a traceback ended
+    the run)."""
+    from c4tui.cli.db import game_store
+
+    db = tmp_path / "g.sqlite"
+    monkeypatch.setattr(store, "LOCK_SECONDS", 0.1)
+    keep = game_store(str(db), "c4tui selfplay")
+    keep(Position.from_moves("4453"), "A", "B")
+    other = sqlite3.connect(db, isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")  # another process, between two games
+    keep(Position.from_moves("4454"), "A", "B")
+    keep(Position.from_moves("4455"), "A", "B")
+    err = capsys.readouterr().err
+    assert err == (f"c4tui: db: {db}: database is locked by another process; game 2 not "
+                   "stored (the run goes on; later games are tried again)\n")
+    other.execute("ROLLBACK")
+    keep(Position.from_moves("4456"), "A", "B")
+    other.close()
+    conn = connect(db, readonly=True)
+    assert [m for (m,) in conn.execute("SELECT moves FROM games ORDER BY id")] == ["4453",
+                                                                                   "4456"]

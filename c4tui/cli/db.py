@@ -291,26 +291,40 @@ def game_store(where: str, event: str) -> Callable[..., None]:
     result=None, extra=None)`` that stores a game as it ends (its own transaction: a run
     stopped early keeps the games played), with the headers ``Event``, ``Date``, ``Round``
     (given, or 1, 2, ... in this run), ``White``, ``Black`` and ``extra``; ``result``
-    (``1-0``, ``0-1``, ``1/2-1/2``) for a game decided off the board (adjudicated)."""
+    (``1-0``, ``0-1``, ``1/2-1/2``) for a game decided off the board (adjudicated).
+
+    A game the database does not take (another process locks it, the disk is full) is
+    said once, in one line, and the run goes on: the games are the run's, not the
+    database's."""
     import datetime
+    import sqlite3
 
     from c4tui.db import GameRecord, add_games
-    from c4tui.db.store import RESULT_TOKENS
+    from c4tui.db.store import RESULT_TOKENS, default_path, why
 
     conn = _open(Path(where), create=True)
+    path = (_chosen(Path(where)) or default_path()).expanduser()  # (for its messages)
     date = datetime.date.today().strftime("%Y.%m.%d")
     played = 0
+    refused = 0
 
     def store(pos: Position, white: str, black: str, round: int | None = None,
               result: str | None = None, extra: dict[str, str] | None = None) -> None:
-        nonlocal played
+        nonlocal played, refused
         played += 1
         headers = {"Event": event, "Date": date, "Round": str(round or played),
                    "White": white, "Black": black, **(extra or {})}
         record = GameRecord.from_position(pos, headers, event)
         if result is not None and result in RESULT_TOKENS:
             record = dataclasses.replace(record, result=RESULT_TOKENS.index(result))
-        add_games(conn, [record])
+        try:
+            add_games(conn, [record])
+        except sqlite3.Error as exc:  # its transaction rolled back: the database intact
+            refused += 1
+            if refused == 1:
+                print(f"c4tui: db: {shown(str(path))}: {why(exc)}; game {played} not "
+                      "stored (the run goes on; later games are tried again)",
+                      file=sys.stderr, flush=True)
 
     return store
 
