@@ -3,9 +3,11 @@ budget), and the hints."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Checkbox, Input, Label, RadioButton, RadioSet
 
@@ -29,7 +31,7 @@ def _mark(button: Checkbox | RadioButton, on: str) -> None:
 
 #: Space toggles a box or picks a side; Enter is left to the dialog, which starts (its
 #: footer says "enter: start"; Textual's toggles took Enter too, and nothing started).
-_SPACE_TOGGLES = [Binding("space", "toggle_button", "Toggle", show=False)]
+_SPACE_TOGGLES: list[BindingType] = [Binding("space", "toggle_button", "Toggle", show=False)]
 
 
 class _Box(Checkbox, inherit_bindings=False):
@@ -52,9 +54,10 @@ class _Radio(RadioButton):
 class _Sides(RadioSet, inherit_bindings=False):
     """The side the engine plays: arrows move, space picks, Enter starts."""
 
-    BINDINGS = [Binding("down,right", "next_button", "Next option", show=False),
-                Binding("up,left", "previous_button", "Previous option", show=False),
-                *_SPACE_TOGGLES]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("down,right", "next_button", "Next option", show=False),
+        Binding("up,left", "previous_button", "Previous option", show=False),
+        *_SPACE_TOGGLES]
 
 
 class PlaySetupScreen(OnceModalScreen[PlayChoice | None]):
