@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from ..geometry import BOARD, ODD_ROWS, ZUGZWANG_RULES
 from ..position import winning_squares
-from .cover import find_cover
+from .cover import Cover
 from .groups import ALL_GROUPS, COLUMN_MASKS, col_of, playable_squares
 from .rules import (
     AFTEREVEN,
@@ -73,9 +73,19 @@ def odd_threats(white: int, mask: int) -> list[int]:
 
 def _cover(bd: Board, deadline: float | None) -> list[Rule] | None:
     rules = find_rules(bd)
+    union = 0
+    for r in rules:
+        union |= r.refutes
+    if union != (1 << len(bd.problems)) - 1:
+        return None  # a problem no instance refutes (most positions that fail)
+    search = Cover(rules, len(bd.problems))
+    tried = -1
     for tier in TIERS:
-        usable = rules if tier is None else [r for r in rules if r.kind in tier]
-        got = find_cover(usable, len(bd.problems), deadline)
+        allowed = sum(1 << j for j, r in enumerate(rules) if tier is None or r.kind in tier)
+        if allowed == tried:
+            continue  # the same instances as the tier before
+        tried = allowed
+        got = search.find(allowed, deadline)
         if got is not None:
             return got
     return None

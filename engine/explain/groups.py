@@ -28,6 +28,9 @@ def _all_groups() -> tuple[int, ...]:
 
 #: Every four of the board (69 on 7x6).
 ALL_GROUPS = _all_groups()
+#: Each four's bit indices, lowest first.
+GROUP_BITS: dict[int, tuple[int, ...]] = {
+    g: tuple(b for b in range(g.bit_length()) if g >> b & 1) for g in ALL_GROUPS}
 #: Squares one above each square's (with the geometry's sentinel row, never wraps).
 TOP_ROW = BOTTOM << (HEIGHT - 1)
 COLUMN_MASKS = tuple(column_bits(c) for c in range(WIDTH))

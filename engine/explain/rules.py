@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from itertools import combinations, permutations, product
 
 from ..geometry import EVEN_ROWS, H1, HEIGHT, ODD_ROWS, WIDTH
-from .groups import ALL_GROUPS, COLUMN_MASKS, TOP_ROW, bits, col_of, is_vertical
+from .groups import ALL_GROUPS, COLUMN_MASKS, GROUP_BITS, TOP_ROW, bits, col_of, is_vertical
 
 CLAIMEVEN = "claimeven"
 BASEINVERSE = "baseinverse"
@@ -95,7 +95,7 @@ class Board:
         self.playable = (mask + sum(1 << (c * H1) for c in range(WIDTH))) & self.empty
         by_sq = [0] * (WIDTH * H1 + 1)
         for i, g in enumerate(problems):
-            for b in bits(g):
+            for b in GROUP_BITS[g]:
                 by_sq[b] |= 1 << i
         self.by_sq = by_sq
         # above[b]: the problems with a square above b in b's column
@@ -161,7 +161,7 @@ def _own_groups(bd: Board) -> list[tuple[int, list[int]]]:
             continue
         empties = g & ~bd.mask
         if empties and not (empties & ~bd.empty):  # every empty square inside the region
-            out.append((g, bits(empties)))
+            out.append((g, [b for b in GROUP_BITS[g] if empties >> b & 1]))
     return out
 
 
