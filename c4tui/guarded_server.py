@@ -14,6 +14,7 @@ import os
 import shlex
 import signal
 import socket
+from pathlib import Path
 from typing import Any
 
 from aiohttp import WSMsgType, web
@@ -32,6 +33,9 @@ from .serve_guards import (
 
 #: Seconds a session's app gets to quit by itself before its process group is killed.
 QUIT_GRACE = 3.0
+#: The page's template: textual-serve's, but self-contained (its web font comes from this
+#: server's /static, textual-serve's own copy, instead of fonts.googleapis.com).
+TEMPLATES = Path(__file__).with_name("templates")
 
 log = logging.getLogger("c4tui.serve")
 
@@ -94,7 +98,7 @@ class GuardedServer(Server):
     def __init__(self, argv: list[str], *, host: str, port: int, token: str,
                  public_url: str | None, max_sessions: int) -> None:
         super().__init__(shlex.join(argv), host=host, port=port, title="c4tui",
-                         public_url=public_url)
+                         public_url=public_url, templates_path=TEMPLATES)
         self.argv = argv
         self.explicit_public_url = public_url
         self.token = token

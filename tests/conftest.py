@@ -97,6 +97,7 @@ SLOW: dict[str, str] = {
     "tests/test_match_stats.py::test_simulated_equal_engines_mostly_accept_h0": "1 s",
     "tests/test_search.py::test_random_control_sequences_never_deadlock": "200 sequences",
     "tests/test_serve.py::test_the_workstation_plays_in_a_headless_browser": "a browser",
+    "tests/test_serve.py::test_the_page_requests_nothing_from_another_host": "a browser, 12 s",
     "tests/test_serve.py::test_sessions_are_bounded_clamped_and_reaped": "sessions, 1.5 s",
     "tests/test_serve.py::test_a_stuck_session_is_killed_and_waited_for": "3.5 s",
     "tests/test_serve.py::test_stopping_the_server_ends_its_sessions": "sessions, 1 s",

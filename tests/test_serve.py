@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import http.client
+import json
 import logging
 import os
 import re
@@ -33,6 +35,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from c4tui.engine.position import Position
@@ -575,6 +578,35 @@ def test_a_bad_token_or_session_count_gets_one_line():
         assert "short" not in res.stderr.replace("--token", "")
 
 
+def test_the_page_is_textual_serves_but_for_the_font():
+    """c4tui/templates/app_index.html is textual-serve's page with its one external link
+    (fonts.googleapis.com) replaced by @font-face rules naming textual-serve's own copy of
+    the font: when textual-serve changes its page, this says the copy must follow."""
+    import textual_serve
+
+    from c4tui.guarded_server import TEMPLATES
+
+    theirs = (Path(textual_serve.__file__).parent / "templates" / "app_index.html").read_text()
+    ours = (TEMPLATES / "app_index.html").read_text()
+    link = re.compile(r"\n    <link\s+rel=\"stylesheet\"\s+href=\"https://fonts[^\n]*\n    />")
+    block = re.compile(r"\n    <!-- c4tui: .*?</style>", re.S)
+    assert len(link.findall(theirs)) == 1 and len(block.findall(ours)) == 1
+    assert link.sub("", theirs) == block.sub("", ours)
+    assert "fonts/RobotoMono-VariableFont_wght.ttf" in ours
+    font = Path(textual_serve.__file__).parent / "static" / "fonts"
+    assert (font / "RobotoMono-VariableFont_wght.ttf").is_file()
+
+
+def test_the_served_page_names_no_other_host(served):
+    """Without a browser: every URL in the page the server hands out is its own."""
+    status, body, _ = served.get(f"/?token={TOKEN}")
+    assert status == 200
+    # (an svg's xmlns names its namespace: a URL nothing requests)
+    urls = re.findall(r"""(?<!xmlns=")(?:https?|wss?)://[^\s"'<>)]+""", body)
+    assert urls, body
+    assert {urlsplit(u).netloc for u in urls} == {f"127.0.0.1:{served.port}"}, urls
+
+
 # ------------------------------------------------------------------ a session closed at once
 
 
@@ -641,10 +673,12 @@ def _wait_text(driver, pattern: re.Pattern, start: int, timeout: float, what: st
                detail=lambda: "the page's last output:\n" + _screen_text(driver, start)[-1500:])
 
 
-def test_the_workstation_plays_in_a_headless_browser(served, monkeypatch):
+@contextlib.contextmanager
+def _chromium(monkeypatch):
+    """A headless chromium through chromedriver that may reach only this machine, and logs
+    every request its pages make (Chrome's performance log: DevTools' Network events)."""
     webdriver = _browser_or_skip()
     from selenium.webdriver.chrome.service import Service
-    from selenium.webdriver.common.action_chains import ActionChains
 
     monkeypatch.setenv("SE_OFFLINE", "true")  # selenium must not try to fetch a driver
     profile = tempfile.mkdtemp(prefix="c4tui-chromium-")
@@ -654,13 +688,45 @@ def test_the_workstation_plays_in_a_headless_browser(served, monkeypatch):
                  "--no-first-run", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
                  f"--user-data-dir={profile}", "--window-size=1400,900",
-                 # only this machine: the page's web-font link must not leave it
+                 # only this machine: a request for another host fails at once (it is
+                 # still in the performance log, which is what the page test reads)
                  "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"):
         opts.add_argument(flag)
+    opts.set_capability("goog:loggingPrefs", {"performance": "ALL"})
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
     try:
         driver.set_page_load_timeout(60)
         driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": CAPTURE_JS})
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+#: The browser's own pages (its new-tab page loads while chromium starts): not the web's.
+BROWSER_PAGES = ("chrome:", "chrome-untrusted:", "devtools:")
+
+
+def _requested_urls(driver) -> list[str]:
+    """Every URL web content requested or opened a websocket to since the last call (the
+    page, its scripts, styles, fonts, images, fetches, websockets), from DevTools'
+    Network events; the requests of the browser's own pages are left out."""
+    urls = []
+    for entry in driver.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        params = message.get("params", {})
+        if message["method"] == "Network.requestWillBeSent":
+            if not params.get("documentURL", "").startswith(BROWSER_PAGES):
+                urls.append(params["request"]["url"])
+        elif message["method"] == "Network.webSocketCreated":
+            urls.append(params["url"])
+    return urls
+
+
+def test_the_workstation_plays_in_a_headless_browser(served, monkeypatch):
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    with _chromium(monkeypatch) as driver:
         driver.get(served.start_url)  # the token comes with the first page
         assert ">c4tui<" in driver.page_source  # textual-serve's page, named for the app
         # the board: the app's first frames carry its column labels
@@ -680,6 +746,29 @@ def test_the_workstation_plays_in_a_headless_browser(served, monkeypatch):
         if shot:
             _wait_text(driver, re.compile(r"wins in 20"), before, 60, "the analysis after d1")
             driver.save_screenshot(shot)
+
+
+def test_the_page_requests_nothing_from_another_host(monkeypatch):
+    """Bug (issue 33): textual-serve's page loaded its font from fonts.googleapis.com, so
+    every visitor's browser told Google, and offline the page degraded. Every URL the page
+    and its scripts request, the websocket included, is this server's now; the font is
+    there (served from /static)."""
+    server = Served()
+    try:
+        with _chromium(monkeypatch) as driver:
+            driver.get(server.start_url)
+            _wait_text(driver, FILES, 0, PAGE_TIMEOUT, "the board")  # the websocket ran
+            fonts = driver.execute_async_script(
+                "const done = arguments[arguments.length - 1];"
+                "document.fonts.ready.then(() => done(Array.from(document.fonts)"
+                "  .filter((f) => f.status === 'loaded').map((f) => f.family)));")
+            urls = _requested_urls(driver)
     finally:
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
+        server.stop()
+    own = f"127.0.0.1:{server.port}"
+    assert any(u.startswith(f"ws://{own}/ws") for u in urls), urls  # the log is complete
+    foreign = [u for u in urls
+               if not u.startswith(("data:", "blob:")) and urlsplit(u).netloc != own]
+    assert foreign == [], f"the page requested other hosts: {foreign}"
+    assert any("/static/fonts/RobotoMono" in u for u in urls), urls
+    assert "Roboto Mono" in {family.strip('"') for family in fonts}, fonts  # loaded
