@@ -6,6 +6,8 @@ build, a full disk and a read-only directory when saving.
 * A book build (the small subtree build of tests/test_book_build.py, checkpointing after
   every block) is killed at a random moment, then resumed: the book is byte for byte the
   one an uninterrupted build writes.
+* A crash file holds the traceback, also when the exception reached the app without one
+  (Textual's ``WorkerFailed`` for an exception in a worker: issue 33).
 * A full disk (a 64 KiB tmpfs, when this process may mount one; else skipped) and a
   simulated ENOSPC/EROFS/EIO (os.write, os.fsync and os.replace patched) give one line and
   leave the old file as it was, with no temporary file behind; so does a read-only
@@ -278,3 +280,70 @@ def test_app_keeps_the_game_when_a_save_fails(tmp_path, monkeypatch):
     assert app.model.full_position().digits() == GAME_B
     assert not list(tmp_path.iterdir())
     assert gamefile.load_game  # the module is intact (nothing patched but fsync)
+
+
+# ---------------------------------------------------------------- crash files
+def _raised(error: BaseException) -> BaseException:
+    try:
+        raise error
+    except BaseException as caught:  # noqa: BLE001 - the test wants it with its frames
+        return caught
+
+
+def planted_in_a_worker() -> None:
+    raise RuntimeError("planted in a worker")
+
+
+def test_a_worker_failure_report_holds_the_workers_traceback():
+    """Textual hands the app a WorkerFailed that was never raised (no frames, no cause):
+    the report used to hold one line, ``textual.worker.WorkerFailed: ...``."""
+    from textual.worker import WorkerFailed
+
+    from c4tui.app.crash import report_text
+
+    try:
+        planted_in_a_worker()
+    except RuntimeError as exc:
+        inner = exc
+    text = report_text(WorkerFailed(inner), {"moves": "4453"})
+    assert "Traceback (most recent call last)" in text
+    assert "in planted_in_a_worker" in text and "RuntimeError: planted in a worker" in text
+    assert text.rstrip().endswith("WorkerFailed: Worker raised exception: "
+                                  "RuntimeError('planted in a worker')")
+    plain = report_text(_raised(KeyError(0)), {})  # an ordinary crash: as before
+    assert plain.count("Traceback (most recent call last)") == 1
+    assert "direct cause" not in plain
+
+
+def test_a_crash_in_a_worker_leaves_a_report_with_its_traceback(monkeypatch):
+    """The app's path: a worker of a key raises; the app dies (exit 1) and the crash file
+    names the function that raised."""
+    import asyncio
+
+    from textual.worker import WorkerFailed
+
+    from c4tui.app import C4App
+    from c4tui.app.screens.main import MainScreen
+
+    async def failing() -> None:
+        planted_in_a_worker()
+
+    def start(self: MainScreen) -> None:
+        self.run_worker(failing())  # exit_on_error, as Textual's own workers (the palette)
+
+    monkeypatch.setattr(MainScreen, "action_toggle_threats", start)
+    app = C4App(Position.from_moves("4453"), engine=False)
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("t")
+            await pilot.pause()
+
+    with pytest.raises(WorkerFailed):
+        asyncio.run(run())
+    assert app.return_code == 1
+    report = app.session.crash
+    assert report is not None and report.path is not None
+    text = report.path.read_text()
+    assert "Traceback (most recent call last)" in text and "in planted_in_a_worker" in text
+    assert "moves: 4453" in text

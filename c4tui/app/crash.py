@@ -79,8 +79,22 @@ def report_text(error: BaseException, context: dict[str, str]) -> str:
         *(f"{key}: {value}" for key, value in context.items()),
         "",
     ]
+    return "\n".join(lines) + traceback_text(error)
+
+
+def traceback_text(error: BaseException) -> str:
+    """``error``'s traceback as Python prints it; for an exception that carries another it
+    was made from without raising it (Textual's ``WorkerFailed``, which the app gets with
+    no frames and no ``__cause__``: its ``error`` is the worker's exception), the carried
+    exception's traceback first, as Python prints a cause."""
     trace = "".join(traceback.format_exception(type(error), error, error.__traceback__))
-    return "\n".join(lines) + trace
+    inner = getattr(error, "error", None)
+    if (isinstance(inner, BaseException) and inner is not error
+            and error.__cause__ is None and error.__context__ is None):
+        cause = "".join(traceback.format_exception(type(inner), inner, inner.__traceback__))
+        trace = (f"{cause}\nThe above exception was the direct cause of the following "
+                 f"exception:\n\n{trace}")
+    return trace
 
 
 def write_crash_report(error: BaseException, context: dict[str, str] | None = None,
