@@ -186,6 +186,37 @@ def test_the_apps_external_engine_and_threads_run_a_step_below_the_caller(
     assert niceness(report) == [engine, engine]  # the engine, and the child it started
 
 
+_SEARCH_PROBE = """
+import time
+from pathlib import Path
+from c4tui.engine.controller import SearchController
+from c4tui.engine.position import Position
+from c4tui.engine.seam import Limits
+
+def nice(tid):
+    return int(Path(f"/proc/self/task/{tid}/stat").read_text().rsplit(")", 1)[1].split()[16])
+
+ctl = SearchController(5)
+ctl.start(Position.from_moves("4453"), Limits(nodes=10**9))
+end = time.monotonic() + 120
+while not ctl.snapshot().nodes and time.monotonic() < end:  # its worker at work
+    time.sleep(0.01)
+print(nice(ctl._thread.native_id))
+ctl.stop()
+"""
+
+
+@pytest.mark.parametrize("caller, engine", [(10, 15), (19, 19)])
+def test_the_analysis_search_worker_runs_a_step_below_the_caller(caller, engine):
+    """engine/controller.py's worker (the app's analysis search): it was set to 5."""
+    if os.getpriority(os.PRIO_PROCESS, 0) > caller:
+        pytest.skip(f"needs a niceness of at most {caller}")
+    proc = subprocess.run([sys.executable, "-c", _SEARCH_PROBE], capture_output=True,
+                          text=True, timeout=300, preexec_fn=lambda: os.nice(caller))
+    assert proc.returncode == 0, proc.stderr
+    assert int(proc.stdout) == engine
+
+
 def test_go_nodes_is_bounded_as_a_node_count():
     """Issue 33, item 12: ``go nodes 40000000000`` was refused against the time bound."""
     assert parse_go(["nodes", "40000000000"]).nodes == 40_000_000_000
