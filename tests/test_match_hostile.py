@@ -103,6 +103,33 @@ def test_a_match_against_forking_flooding_engines_is_bounded_escaped_and_leaves_
     assert len(reported(rb, "pid")) == 2  # B started again after its crash
 
 
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
+def test_a_match_ended_by_a_signal_leaves_no_process(tmp_path, signum):
+    """``kill``, a closed terminal, Ctrl-C: the match ends its engines and what they
+    started (a SIGTERM or SIGHUP killed the match alone, and the engines' children lived
+    on), says why and exits with 128 + the signal."""
+    ra, rb = tmp_path / "a.txt", tmp_path / "b.txt"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "c4tui", "match", hostile(ra, "fork"), hostile(rb, "fork"),
+         "--games", "100000", "--openings", str(openings(tmp_path)), "--adjudicate", "0"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL)
+    try:
+        assert proc.stdout is not None
+        while not proc.stdout.readline().startswith("game 2:"):  # playing, both engines up
+            assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+        proc.send_signal(signum)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        assert_nothing_left([ra, rb])
+    assert proc.returncode == 128 + signum, err
+    why = "interrupted" if signum == signal.SIGINT else \
+        f"ended by {signal.Signals(signum).name}"
+    assert f" s ({why})" in out and "Traceback" not in err, (out[-500:], err)
+
+
 def test_an_engine_refusing_an_option_is_one_escaped_bounded_line(tmp_path):
     """Issue 33, item 2: the engine's ``info string error`` was printed raw and whole (one
     stderr line of 60,101 bytes with live escapes)."""

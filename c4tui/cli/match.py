@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import shlex
+import signal
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Annotated
@@ -166,10 +168,33 @@ def match(
           db)
 
 
+class _Ended(Exception):
+    """SIGTERM or SIGHUP: the match ends as after Ctrl-C, its engines (and whatever they
+    started) killed, instead of dying and leaving them running."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _on_ending_signals(handler: object) -> None:
+    """Route SIGTERM and SIGHUP to ``handler`` (the main thread only can)."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for signum in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+        if signum is not None:
+            signal.signal(signum, handler)  # type: ignore[arg-type]
+
+
+def _raise_ended(signum: int, _frame: object) -> None:
+    _on_ending_signals(signal.SIG_IGN)  # once: the cleanup must not be cut short
+    raise _Ended(signum)
+
+
 def _play(config: MatchConfig, mode: str, where: str, db: str | None = None) -> None:
     """Start the engines, play, print (and store each game in the games database ``db``);
-    one line and exit status 2 (an engine does not start), 1 (the match failed) or 130
-    (Ctrl-C)."""
+    one line and exit status 2 (an engine does not start), 1 (the match failed), 130
+    (Ctrl-C) or 128 + N (signal N: SIGTERM, SIGHUP; the engines are killed all the same)."""
     from c4tui.match.runner import Match, MatchError
     from c4tui.match.table import Output
 
@@ -188,6 +213,7 @@ def _play(config: MatchConfig, mode: str, where: str, db: str | None = None) -> 
 
     the_match = Match(config, game)
     t0 = time.monotonic()
+    _on_ending_signals(_raise_ended)
     try:  # one block: Ctrl-C may come between any two steps
         the_match.start()
         output.append(Output(mode, the_match.names, config.sprt))
@@ -198,12 +224,17 @@ def _play(config: MatchConfig, mode: str, where: str, db: str | None = None) -> 
             fail(f"match: {exc}")
         output[0].finish(the_match.state, time.monotonic() - t0, "failed")
         fail(f"match: {exc}", FAILURE)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, _Ended) as exc:
         the_match.close()
+        code, why = (128 + exc.signum, f"ended by {signal.Signals(exc.signum).name}") \
+            if isinstance(exc, _Ended) else (130, "interrupted")
         if not output:
-            fail("match: interrupted", 130)
-        output[0].finish(the_match.state, time.monotonic() - t0, "interrupted")
-        raise typer.Exit(130) from None
+            fail(f"match: {why}", code)
+        try:
+            output[0].finish(the_match.state, time.monotonic() - t0, why)
+        except OSError:  # the terminal is gone (SIGHUP): nothing to print to
+            pass
+        raise typer.Exit(code) from None
     output[0].finish(state, time.monotonic() - t0)
 
 

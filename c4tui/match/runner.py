@@ -102,7 +102,7 @@ class Match:
         def open_seat(seat: _Seat) -> None:
             for i in range(2):
                 try:
-                    seat.players[i] = self._player(i)
+                    self._seat_player(seat, i)
                 except EngineGone as exc:
                     command = shown(" ".join(self.config.engines[i].argv))
                     errors.append(f"engine {LABELS[i]} ({command}): {exc}")
@@ -142,13 +142,15 @@ class Match:
         self._stop.set()
 
     def close(self) -> None:
-        """Stop and end every engine process."""
-        self._stop.set()
-        for seat in self._seats:
-            for i, p in enumerate(seat.players):
-                if p is not None:
-                    p.stop()
-                    seat.players[i] = None
+        """Stop and end every engine process (and whatever each started); an engine
+        still starting is ended as soon as it has started."""
+        with self._lock:
+            self._stop.set()
+            players = [p for seat in self._seats for p in seat.players if p is not None]
+            for seat in self._seats:
+                seat.players[:] = [None, None]
+        for p in players:
+            p.stop()
 
     # ------------------------------------------------------------------ workers
     def _player(self, i: int) -> Player:
@@ -159,6 +161,17 @@ class Match:
             player.close()
             raise
         return player
+
+    def _seat_player(self, seat: _Seat, i: int) -> None:
+        """Start engine ``i`` of ``seat``; EngineGone if it does not start, or if the
+        match was closed meanwhile (it is killed then: :meth:`close` did not see it)."""
+        player = self._player(i)
+        with self._lock:
+            if not self._stop.is_set():
+                seat.players[i] = player
+                return
+        player.stop()
+        raise EngineGone("the match is over")
 
     def _take(self) -> int | None:
         with self._lock:
@@ -173,8 +186,10 @@ class Match:
             opening = self.config.openings[pair % len(self.config.openings)]
             record = self._restart(seat, g, pair, opening)
             if record is None:
-                a, b = seat.players
-                assert a is not None and b is not None
+                with self._lock:
+                    a, b = seat.players
+                if a is None or b is None:  # closed meanwhile: the match is over
+                    return
                 white, black = (a, b) if g % 2 == 0 else (b, a)
                 record = play_game(g + 1, pair, opening, white, black, self._adjudicator,
                                    self._stop)
@@ -193,7 +208,7 @@ class Match:
         for i in range(2):
             if seat.players[i] is None:
                 try:
-                    seat.players[i] = self._player(i)
+                    self._seat_player(seat, i)
                 except EngineGone as exc:
                     white = LABELS[g % 2]
                     loser_is_white = LABELS[i] == white
