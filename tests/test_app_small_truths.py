@@ -226,3 +226,18 @@ async def test_the_log_keeps_its_numbers_beside_the_threats_at_80x24():
         assert "11 0/1 -125 150k 1.0M 50% 6% 12 0/0 -100 380k 1.0M 50% 16%" in log, log
         assert "└ [-175,-75] 380ms c1 d5 d6 c2" in log, log
         assert "heuristic, no new threats" in _panel_text(app, "threats")
+
+
+@sync
+async def test_a_message_keeps_a_link_whole_at_80x24():
+    """Bug: messages were cut at 80x24: half the screen wide, a link (``L``) or a path
+    was folded in the middle, and what was read or copied from the screen was wrong."""
+    app = C4App(Position.from_moves("4453"), engine=False)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        link = "https://connect4.gamesolver.org/?pos=4453"
+        app.say(f"copied {link} (0-based: 0:3342)")
+        await until(pilot, lambda: (ts := list(app.screen.query("Toast")))
+                    and all(t.region.area for t in ts), "the message laid out")
+        await pilot.pause()
+        assert any(link in line for line in screen_text(app).splitlines()), \
+            screen_text(app)
