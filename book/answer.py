@@ -15,6 +15,7 @@ wrong in one line and goes on without it.
 from __future__ import annotations
 
 from c4tui.engine.book_negamax import book_negamax
+from c4tui.engine.booklink import NO_BOOK, BookLike
 from c4tui.engine.geometry import IS_DEFAULT, SIZE, WIDTH, win_score
 from c4tui.engine.position import Position
 
@@ -50,13 +51,36 @@ class BookReader:
                 if path is not None and IS_DEFAULT:
                     self._own = load(path)
             if (not self._loaded_db and self._own is not None and ply > self._own.max_ply
-                    and ply + MAX_GAP >= db12.DB12_PLY and db12_enabled()):
+                    and db12.DB12_PLY - MAX_GAP <= ply <= db12.DB12_PLY and db12_enabled()):
+                # (not past 12 discs: minimax over the books goes deeper, never back)
                 self._loaded_db = True
                 self._db = db12.load_db12(convert_if_needed=False)
         except BookError:
             self._failed = True  # the solver's loader reports it, or converts the database
             return []
         return [b for b in (self._own, self._db) if b is not None]
+
+    def reaches(self, ply: int) -> bool:
+        """Whether a book in use may hold a position of ``ply`` discs or more (a search
+        from a ``ply``-disc position meets none shallower). True when unsure (a book
+        that failed to load, or one not looked at yet)."""
+        from . import db12_enabled
+
+        if self._failed or not self._loaded_own:
+            return True
+        if self._own is not None and self._own.plies >> ply:
+            return True
+        return self._own is not None and db12_enabled() and db12.DB12_PLY >= ply
+
+    def lookups(self, ply: int) -> BookLike | None:
+        """For a search from a ``ply``-disc position that no book :meth:`reaches`: the
+        books as it uses them, lookups of the parent's ``ply - 1`` discs for the solver's
+        floor and no kernel probe (none could hit). Loads no more than that one book,
+        merges nothing (``c4tui solve`` of a 13-disc position: the 12-ply database alone,
+        not the merged books). None when no book holds ``ply - 1`` discs."""
+        # (a database not converted yet, or damaged: no lookups; the floor only saves time)
+        books = [b for b in self._books(ply - 1) if b.plies >> (ply - 1) & 1]
+        return _Lookups(books) if books else None
 
     # ------------------------------------------------------------------ answers
     def score(self, pos: Position) -> int | None:
@@ -101,3 +125,17 @@ class BookReader:
 
         known = book_negamax(cur, mask, lookup, MAX_GAP)
         return None if known is None else known[0]
+
+
+class _Lookups:
+    """Books for lookups only (:meth:`BookReader.lookups`): kernel probes miss at once."""
+
+    def __init__(self, books: list[Book]) -> None:
+        self._books = books
+
+    def lookup(self, current: int, mask: int) -> int | None:
+        n = bin(mask).count("1")  # a book answers for its own disc counts only
+        return next((b.lookup(current, mask) for b in self._books if b.plies >> n & 1), None)
+
+    def probe_args(self) -> tuple[int, int, int, int]:
+        return NO_BOOK

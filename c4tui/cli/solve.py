@@ -19,6 +19,7 @@ from .progress import SolveReporter
 from .size import SIZE_OPTION, check_size
 
 if TYPE_CHECKING:
+    from c4tui.engine.booklink import BookLike
     from c4tui.engine.solver import Solver
 
 T = TypeVar("T")
@@ -28,7 +29,10 @@ WAIT_SLICE = 0.05
 STOP_WAIT = 1.0
 
 
-def build_solver(hash_mb: int | None, book: bool, threads: int) -> Solver:
+def build_solver(hash_mb: int | None, book: bool, threads: int,
+                 lookups: BookLike | None = None) -> Solver:
+    """The solver, with the books in use if ``book`` (loaded and merged now), else with
+    ``lookups`` (a deep position's: see ``BookReader.lookups``)."""
     from c4tui.engine import warmup
 
     if not warmup.is_compiled(solver_only=True):
@@ -37,7 +41,7 @@ def build_solver(hash_mb: int | None, book: bool, threads: int) -> Solver:
     from c4tui.engine.solver import Solver
 
     warmup.warmup(solver_only=True)  # load now, so that --stats times only the search
-    books = None
+    books = lookups
     if book:
         from rich.console import Console
 
@@ -162,7 +166,8 @@ def solve(
     lines = argument_positions(moves) if moves is not None else options.stdin_positions()
     try:
         status = _solve_lines(lines, reader, analyze, stats, verbose_stats,
-                              lambda: build_solver(hash_mb, book, threads))
+                              lambda books, lookups: build_solver(hash_mb, book and books, threads,
+                                                                 lookups))
     except KeyboardInterrupt:  # between two solves, or reading stdin
         _interrupted()
     raise typer.Exit(status)
@@ -190,13 +195,18 @@ def argument_positions(words: list[str]) -> list[tuple[str, str]]:
 
 
 def _solve_lines(lines: Iterable[tuple[str, str | LineTooLong]], reader, analyze: bool,
-                 stats: bool, verbose_stats: bool, make_solver: Callable[[], Solver]) -> int:
+                 stats: bool, verbose_stats: bool,
+                 make_solver: Callable[[bool, BookLike | None], Solver]) -> int:
     """Answer each position on stdout (bad ones on stderr, named by where they were
-    given: ``line 4``, ``argument 2``); the exit status."""
+    given: ``line 4``, ``argument 2``); the exit status. ``make_solver(books, lookups)``:
+    a solver with the books if ``books``, else with ``lookups``: a position deeper than
+    every book gets only the lookups its floor needs (loading and merging the books was
+    half of a new process's time, and none of its search's probes could hit)."""
     from c4tui.engine.position import Position
     from c4tui.engine.scores import FULL_COLUMN
 
     solver = None
+    with_books = False  # whether ``solver`` has the books
     status = 0
     out = sys.stdout
     for where, line in lines:
@@ -220,9 +230,12 @@ def _solve_lines(lines: Iterable[tuple[str, str | LineTooLong]], reader, analyze
             scores = answer if analyze else (answer,)
             nodes, micros = 0, int((time.perf_counter() - start) * 1e6)
         else:
-            if solver is None:
-                try:
-                    solver = run_interruptibly(make_solver)  # compiles on a cold cache
+            books = reader is not None and reader.reaches(pos.ply)
+            if solver is None or (books and not with_books):
+                try:  # compiles on a cold cache
+                    lookups = None if books or reader is None else reader.lookups(pos.ply)
+                    solver = run_interruptibly(lambda b=books, k=lookups: make_solver(b, k))
+                    with_books = books
                 except (ValueError, OSError, MemoryError) as exc:  # e.g. a damaged book
                     fail(f"solve: {exc}", FAILURE)
             search = (lambda s=solver, p=pos: s.analyze(p)) if analyze else (
