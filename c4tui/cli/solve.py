@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 import threading
@@ -234,7 +235,7 @@ def _solve_lines(lines: Iterable[tuple[str, str | LineTooLong]], reader, analyze
             if solver is None or (books and not with_books):
                 try:  # compiles on a cold cache
                     lookups = None if books or reader is None else reader.lookups(pos.ply)
-                    solver = run_interruptibly(lambda b=books, k=lookups: make_solver(b, k))
+                    solver = run_interruptibly(functools.partial(make_solver, books, lookups))
                     with_books = books
                 except (ValueError, OSError, MemoryError) as exc:  # e.g. a damaged book
                     fail(f"solve: {exc}", FAILURE)
