@@ -68,6 +68,10 @@ DEFAULT_SECONDS: dict[str, float] = {
 }
 #: How much lower than the caller the compiling children run (the UI comes first).
 CHILD_NICE_STEP = 5
+#: The estimate follows this compile's pace once kernels expected to take this many
+#: seconds are done, within this factor of the expected times either way.
+MIN_PACE_SECONDS = 3.0
+MAX_PACE = 20.0
 _PACKAGE = __name__.rpartition(".")[0]  # "c4tui.engine"
 
 
@@ -369,18 +373,22 @@ class ParallelCompile:
 
     def progress(self) -> Progress:
         """Kernels done (by any child) of :attr:`total`, elapsed seconds, time left:
-        per running child, its kernels still to do at this machine's last seconds, less
-        the time since it finished its last one; the slowest child's."""
+        per running child, its kernels still to do at this machine's last seconds (scaled
+        by how much slower or faster this compile's kernels have been so far: a busy
+        machine), less the time since it finished its last one; the slowest child's."""
         now = time.monotonic()
         with self._lock:
             done = {k for c in self._children for k in c.done if k in self._todo}
+            expected = sum(self._times.get(k, 0.0) for k in self._seconds)
+            pace = 1.0 if expected < MIN_PACE_SECONDS else min(
+                MAX_PACE, max(1 / MAX_PACE, sum(self._seconds.values()) / expected))
             lefts = []
             for c in self._children:
                 if c.proc is None or c.proc.poll() is not None:
                     continue
                 pending = [k for k in c.kernels if k not in c.done and k not in done]
                 if pending:
-                    expect = sum(self._times.get(k, 0.0) for k in pending)
+                    expect = pace * sum(self._times.get(k, 0.0) for k in pending)
                     lefts.append(max(0.0, expect - (now - c.last)))
         return Progress(len(done), self.total, now - self._start if self._start else 0.0,
                         max(lefts) if lefts else None)
