@@ -177,11 +177,7 @@ def write(tmp_path, name: str, text: str) -> tuple[str, ...]:
 
 
 @sync
-async def test_scripted_engine_gets_the_commands_and_its_junk_is_a_note(tmp_path, monkeypatch):
-    from c4tui.app import external_search
-
-    # its "mate 3" is proven: silence after it would end the search as done (not here)
-    monkeypatch.setattr(external_search, "QUIET_AFTER_PROOF", 600.0)
+async def test_scripted_engine_gets_the_commands_and_its_junk_is_a_note(tmp_path):
     log = tmp_path / "commands.txt"
     cmd = (*write(tmp_path, "scripted.py", SCRIPTED), str(log))
     app = C4App(Position.from_moves("44"),
@@ -226,18 +222,20 @@ async def test_scripted_engine_gets_the_commands_and_its_junk_is_a_note(tmp_path
 # ------------------------------------------------------------------ a book answer
 
 #: An engine that answers from its book, as ours does: one info line, then it waits for
-#: ``stop`` (UCI's ``go infinite``), saying nothing more.
+#: ``stop`` (UCI's ``go infinite``), saying nothing more; or (scores split by ";") a search
+#: that deepens to its result and is then silent.
 BOOK = '''
 import sys
 log = open(sys.argv[1], "a", buffering=1)
-score = sys.argv[2]
+scores = sys.argv[2].split(";")
 for line in sys.stdin:
     log.write(line)
     w = line.split()
     out = {"ugi": "id name booky\\nugiok", "isready": "readyok", "stop": "bestmove f1"}.get(
         w[0] if w else "")
     if w[:1] == ["go"]:
-        out = f"info depth 6 seldepth 6 score {score} nodes 25 time 8 pv f1 g1 c2 d3 d4 d5"
+        out = "\\n".join(f"info depth {6 + i} score {score} nodes {25 + i} time 8 pv f1 g1"
+                         for i, score in enumerate(scores))
     if out:
         print(out, flush=True)
 '''
@@ -246,6 +244,7 @@ for line in sys.stdin:
 @pytest.mark.parametrize("score, says", [
     ("mate -18", " ● done  d6/6  25 nodes"),  # proven, then silent: final
     ("cp 0", " ● engine silent"),  # a value it may still improve: searching, or idle
+    ("cp -400;mate -18", " ● engine silent"),  # deepened to a proof: a shorter one may come
 ])
 @sync
 async def test_a_book_answer_is_not_searching_for_ever(tmp_path, monkeypatch, score, says):
@@ -254,8 +253,9 @@ async def test_a_book_answer_is_not_searching_for_ever(tmp_path, monkeypatch, sc
     from c4tui.app import external_search
     from c4tui.app.widgets import status_line
 
-    monkeypatch.setattr(external_search, "QUIET_AFTER_PROOF", 0.5)
-    monkeypatch.setattr(status_line, "SILENT", 0.5)
+    # "silent" said after the quiet that ends a book answer: either is seen, never both
+    monkeypatch.setattr(external_search, "QUIET_AFTER_PROOF", 0.3)
+    monkeypatch.setattr(status_line, "SILENT", 0.6)
     log = tmp_path / "commands.txt"
     cmd = (*write(tmp_path, "booky.py", BOOK), str(log), score)
     app = C4App(Position.from_moves("4453"), settings=SearchSettings(engine_cmd=cmd))
@@ -263,7 +263,7 @@ async def test_a_book_answer_is_not_searching_for_ever(tmp_path, monkeypatch, sc
         await wait_for(pilot, lambda: status(app).startswith(says), 30, says)
         line = status(app)
         assert "searching" not in line and "/s" not in line, line
-        if score.startswith("mate"):
+        if says.endswith("nodes"):
             assert snap(app).result.best_move == 5  # f1
             assert "stop" in log.read_text().split()  # its answer taken: the go ended
             assert "Black wins in 18 (recognized)" in render(app, "#analysis")

@@ -32,9 +32,10 @@ from .ugi_info import Info, position_command
 
 __all__ = ["ExternalSearch", "ExternalStatus"]
 
-#: Under ``go infinite``, a proven result (a mate score) and then this many seconds with
-#: no word from the engine end the search as done: an engine that answered from its book
-#: (ours does) waits for ``stop``, as UCI asks, and seemed to search for ever.
+#: Under ``go infinite``, a proven result (a mate score) as the engine's only word, then
+#: this many seconds of silence, end the search as done: an engine that answered from its
+#: book (ours does) waits for ``stop``, as UCI asks, and seemed to search for ever. (A
+#: search that deepened to a proof goes on: a deeper one may find a shorter win.)
 QUIET_AFTER_PROOF = 2.0
 
 
@@ -210,8 +211,8 @@ class ExternalSearch(UgiPipe):
 
     def _quiet_left(self, run: ExternalRun | None) -> float | None:
         """Seconds until ``run`` (a ``go infinite``) is done by :data:`QUIET_AFTER_PROOF`,
-        0.0 once it is; None while it has no proven result (lock held)."""
-        if run is None or not run.iterations or not run.iterations[-1].score.proven:
+        0.0 once it is; None unless its one iteration is a proven result (lock held)."""
+        if run is None or len(run.iterations) != 1 or not run.iterations[0].score.proven:
             return None
         lim = run.limits
         if not lim.infinite and (lim.nodes, lim.depth, lim.time) != (None, None, None):
