@@ -31,8 +31,8 @@ STATE_STYLE = {
 #: status line says "silent" rather than "searching".
 SILENT = 2.0
 #: The leanest form of the line (StatusLine._line): 1 no speed (the log's n/s has it),
-#: 2 no "auto on" (the default; "auto off" stays), 3 no "accuracy" word nor the books'
-#: time, 4 no engine message, 5 single spaces, 6 no hash size. At 80 columns a search
+#: 2 no "auto on" (the default; "auto off" stays), 3 no engine message nor the books'
+#: time, 4 no hash size, 5 single spaces, 6 no "accuracy" word. At 80 columns a search
 #: without books after a review needed 88 cells at 0 (2026-12-05, `c4tui --no-book
 #: --nodes 200M 4444`, R).
 LEANEST = 6
@@ -107,7 +107,7 @@ class StatusLine(Widget):
         if not view.settings.book and ext is None:  # said early: it changes the search
             t.append(f"{sep}no book", style="bold")
         if self.review:  # lean: "accuracy White 87% Black 62%" without its first word
-            review = self.review.removeprefix("accuracy ") if lean >= 3 else self.review
+            review = self.review.removeprefix("accuracy ") if lean >= 6 else self.review
             t.append(f"{sep}{review}", style="bold cyan")
         if snap is not None:
             res = snap.result
@@ -141,7 +141,7 @@ class StatusLine(Widget):
     def _settings(self, t: Text, view: EngineView, lean: int) -> Text:
         """The analysis search's settings (not in play mode: the play part needs the room,
         and they are not the opponent's) and the engine's message; ``lean`` as in
-        :meth:`_line` (2: auto-analysis only when off; 4: no message; 6: no hash size)."""
+        :meth:`_line` (2: auto-analysis only when off; 3: no message; 4: no hash size)."""
         s = view.settings
         sep = " " if lean >= 5 else "  "
         if self.play:
@@ -152,9 +152,9 @@ class StatusLine(Widget):
         nodes = None if view.external is not None and not s.limit_set else s.limits.nodes
         limit = "∞" if nodes is None else human_count(nodes)
         auto = "" if s.auto and lean >= 2 else f" auto {'on' if s.auto else 'off'}"
-        size = f" hash {s.hash_mb}M" if lean < 6 else ""
+        size = f" hash {s.hash_mb}M" if lean < 4 else ""
         t.append(f"{sep}│ limit {limit}{size}{auto}", style="dim")
         if view.message and view.state not in (EngineState.FAILED, EngineState.COMPILING) \
-                and lean < 4:
+                and lean < 3:
             t.append(f"{sep}│ {view.message}", style="dim")
         return t
