@@ -220,6 +220,13 @@ class C4App(App[None]):
         if self.use_command_palette and self.screen.id != PALETTE_ID:
             self.push_screen(Palette(id=PALETTE_ID))
 
+    def search_themes(self) -> None:
+        """The palette's "Theme" command: its list of themes in the app's palette too
+        (Textual pushes its own, with the faults screens/palette.py works around)."""
+        from textual.theme import ThemeProvider
+
+        self.push_screen(Palette(providers=[ThemeProvider], placeholder="Search for themes…"))
+
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         yield from self.main.commands()

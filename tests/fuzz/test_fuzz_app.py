@@ -9,7 +9,16 @@ the board), at 80x24 and 120x40. After every key: the app still
 runs (an exception in a handler ends ``run_test`` with it), the key returned within a
 generous bound, the game is a legal line, and at most one prompt is open. At the end,
 ``q`` (twice when the game has unsaved changes: the app asks) must end the app within a
-bound, whatever it was doing; the time is recorded.
+bound, whatever it was doing; the time is recorded. The monkey's bursts also open the
+command palette (``ctrl+p``), move in it, type into its search and close it.
+
+The palette's own fuzzer (:func:`test_palette_bursts`, engine off) sends bursts of its
+keys only: open it (``ctrl+p``, often twice), type into its search, move, page, pick
+(Enter runs a command: any of the app's and Textual's, Quit and Theme included), close;
+10,000 keys in ``make fuzz``. Wanted: no crash (issue 33: a burst that closed the palette
+while its search ran killed the app, ``WorkerFailed ... NoMatches CommandList``, 1 in 3
+runs of 800 keys), no crash file, the game a legal line; an app that a palette command
+quits ends cleanly and the next keys go to a new one.
 """
 
 from __future__ import annotations
@@ -25,6 +34,7 @@ from pilot_util import sync
 from textual import events
 
 from c4tui.app import C4App
+from c4tui.app.crash import crash_dir
 from c4tui.app.screens.confirm import QuitScreen
 
 pytestmark = pytest.mark.usefixtures("tmp_home")
@@ -59,7 +69,19 @@ async def _press(pilot, key: str) -> None:  # noqa: ANN001 - textual Pilot
 
 BURSTS = [["enter", "enter"], ["enter", "enter", "enter"], ["enter", "escape"],
           ["escape", "escape"], ["y", "enter"], ["4", "4", "enter", "5", "enter"],
-          ["enter", "e", "enter"]]
+          ["enter", "e", "enter"],
+          # the palette, closed in the same burst (no Enter: a command could quit)
+          ["ctrl+p", "x", "escape"], ["ctrl+p", "down", "down", "escape"],
+          ["ctrl+p", "pagedown", "pageup", "escape"], ["ctrl+p", "t", "h", "backspace", "escape"],
+          ["ctrl+p", "ctrl+p", "escape", "escape"]]
+#: What the terminal sends for the named keys of the bursts.
+CHARS = {"enter": "\r", "escape": "\x1b", "space": " ", "full_stop": ".", "tab": "\t",
+         "backspace": "\x7f", "ctrl+p": "\x10"}
+
+
+def _key(key: str) -> events.Key:
+    """The event the terminal driver posts for ``key``."""
+    return events.Key(key, CHARS.get(key) or (key if len(key) == 1 else None))
 
 
 async def _burst(pilot, app: C4App, rng: random.Random) -> None:  # noqa: ANN001
@@ -67,8 +89,7 @@ async def _burst(pilot, app: C4App, rng: random.Random) -> None:  # noqa: ANN001
     terminal driver does with a paste or a held key; ``pilot.press`` waits for each)."""
     keys = rng.choice(BURSTS + [[rng.choice(TYPED + PROMPT_KEYS) for _ in range(4)]])
     for key in keys:
-        char = {"enter": "\r", "escape": "\x1b", "space": " ", "full_stop": "."}.get(key)
-        app.post_message(events.Key(key, char or (key if len(key) == 1 else None)))
+        app.post_message(_key(key))
     await asyncio.wait_for(pilot.pause(), KEY_BOUND)
     await asyncio.wait_for(pilot.pause(), KEY_BOUND)
 
@@ -129,3 +150,55 @@ async def test_monkey(size, run):
     took = await monkey(1600 + 7 * run + size[0], size, PRESSES)
     record("app: seconds to quit (pilot)", took)
     count("app: monkey runs")
+
+
+#: The palette bursts' keys: the palette's own, and typing (letters of the commands' titles:
+#: searches with hits and without). ``ctrl+p`` twice: it is the likeliest first key.
+PALETTE_BURST_KEYS = ["ctrl+p", "ctrl+p", "escape", "escape", "enter", "down", "up",
+                      "pagedown", "pageup", "backspace", "tab", "a", "e", "h", "o", "t",
+                      "x", "z", "4", "space"]
+#: Keys sent to the palette per run (at 80x24; the long run: 10,000).
+PALETTE_KEYS = 10_000 if LONG else 150
+#: The fast share's seed: its 150 keys crashed the parent commit's app 3 times in 3 (at
+#: about the 60th key); the long run draws a new one.
+PALETTE_SEED = random.randrange(10**6) if LONG else 1
+
+
+async def palette_bursts(seed: int, size: tuple[int, int], total: int) -> int:
+    """Send ``total`` keys in bursts of 2-10, most opening the palette; returns how many
+    apps ran (a palette command may quit one: the next keys go to a new one)."""
+    rng = random.Random(seed)
+    sent = apps = 0
+    while sent < total:
+        app = C4App(Position.from_moves(rng.choice(["", "4453", "2252576253"])),
+                    engine=False)
+        apps += 1
+        async with app.run_test(size=size) as pilot:
+            while sent < total and app.is_running:
+                burst = [rng.choice(PALETTE_BURST_KEYS) for _ in range(rng.randint(2, 9))]
+                if rng.random() < 0.6:
+                    burst.insert(0, "ctrl+p")
+                for key in burst:  # all queued before the first is handled
+                    app.post_message(_key(key))
+                sent += len(burst)
+                count("app: palette burst keys", len(burst))
+                await asyncio.wait_for(pilot.pause(), KEY_BOUND)
+                if rng.random() < 0.3:  # a search ends, a "no matches" countdown fires
+                    await asyncio.wait_for(pilot.pause(rng.choice([0.0, 0.05, 0.3, 0.6])),
+                                           KEY_BOUND)
+                Position.from_moves([c + 1 for c in app.model.line])  # a legal line
+        # (leaving run_test ends an app whose palette may be searching: no crash either)
+        assert app.return_code in (0, None), app.return_code
+        assert app.session.crash is None, app.session.crash
+    return apps
+
+
+@sync
+async def test_palette_bursts():
+    """Bursts of the palette's keys (open, type, move, page, pick, close) with no crash
+    and no crash file (a failure names the seed: ``palette_bursts(seed, ...)`` replays
+    it, as near as timing allows)."""
+    print(f"palette bursts: seed {PALETTE_SEED}")
+    apps = await palette_bursts(PALETTE_SEED, (80, 24), PALETTE_KEYS)
+    count("app: palette burst runs", apps)
+    assert not list(crash_dir().glob("crash-*.txt"))
