@@ -218,3 +218,16 @@ def test_cli_bad_line_keeps_the_others():
     assert got.returncode == 2
     assert got.stderr.startswith("c4tui: line 2: ")
     assert got.stdout.count("black at least draws") == 2
+
+
+def test_the_checker_shares_no_code_with_the_finder():
+    import ast
+    from pathlib import Path
+
+    import c4tui.engine.explain.check as checker
+
+    tree = ast.parse(Path(checker.__file__).read_text())
+    imported = {node.module for node in ast.walk(tree)
+                if isinstance(node, ast.ImportFrom) and node.module}
+    assert not imported & {"rules", "conflicts", "cover", "groups", "evaluate", "proof"}
+    assert {"certificate"} <= imported  # the dataclasses it reads, and nothing else of ours
