@@ -14,7 +14,8 @@ read in pieces of :data:`MAX_LINE` bytes, only the answer words of :data:`ANSWER
 counted, its name and last lines are cut), everything it prints that reaches a message is
 escaped (:func:`shorten`, through :func:`c4tui.bounded.shown`), its process group is
 killed whenever the client closes (whatever it started dies with it, even after the
-engine itself exited), and it runs a step below our CPU priority, never above it.
+engine itself exited), and it runs at our CPU priority plus ``nice`` (the app's external
+engine 5 steps below, a match's engines as the match), never above it.
 """
 
 from __future__ import annotations
