@@ -97,7 +97,9 @@ class UgiClient:
         The whole process group goes, whether the engine itself still runs or not: an
         engine that exits on ``quit`` may leave a child behind (its group lives on with
         the child in it). A group id is not reused while any process of the group lives,
-        so the signal reaches only what the engine started (or nothing: ESRCH)."""
+        so the signal reaches what the engine started, or nothing (ESRCH). Only an empty
+        group's id could be a new process's, were the pid space to wrap round between
+        the engine's end and this call (a second at most: a risk taken)."""
         with self._cond:
             self._quit = True
             self._cond.notify_all()
