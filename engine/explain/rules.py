@@ -220,17 +220,16 @@ def _inverses(bd: Board) -> list[Rule]:
 def _baseclaims(bd: Board) -> list[Rule]:
     out = []
     play = bits(bd.playable)
-    for p1, p2, p3 in permutations(play, 3):
-        if p1 > p3:
-            continue  # (p1, p2, p3) and (p3, p2, p1) differ: keep both orders (see below)
-        q = p2 + 1
+    for p2 in play:
+        q = p2 + 1  # the even square above the second playable square
         if not ((1 << p2) & ODD_ROWS and (1 << q) & bd.empty):
             continue
-        for a, b in ((p1, p3), (p3, p1)):
-            ref = bd.both(a, q) | bd.both(p2, b)
+        # the first and the third play different parts: every ordered pair of the others
+        for p1, p3 in permutations([p for p in play if p != p2], 2):
+            ref = bd.both(p1, q) | bd.both(p2, p3)
             if ref:
-                out.append(Rule(BASECLAIM, (a, p2, q, b),
-                                (1 << a) | (1 << p2) | (1 << q) | (1 << b), ref,
+                out.append(Rule(BASECLAIM, (p1, p2, q, p3),
+                                (1 << p1) | (1 << p2) | (1 << q) | (1 << p3), ref,
                                 claimevens=(1 << p2) | (1 << q)))
     return out
 
