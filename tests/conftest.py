@@ -19,6 +19,8 @@ SLOW: dict[str, str] = {
     "tests/fuzz/test_fuzz_cli.py": "real c4tui processes, 13 s",
     "tests/fuzz/test_fuzz_gamefile.py": "8 s; tests/test_gamefile.py is the fast share",
     "tests/fuzz/test_fuzz_prompts.py": "every prompt through the UI, 25 s",
+    "tests/fuzz/test_fuzz_serve.py::test_served_sessions_closed_at_once_exit_quietly":
+        "a server, 5 sessions opened and closed, 10 s",
     "tests/fuzz/test_fuzz_untrusted.py": "hostile text through the CLI and the screens, 35 s",
     "tests/test_app_80x24.py": "pilots, a few seconds",
     "tests/test_app_board_best.py": "the engine's pilots",

@@ -5,6 +5,11 @@ form and the terminal size a browser asks for.
 Wanted: no exception but the documented ValueError; no foreign host, origin or size ever
 let through. The real processes are tested in tests/test_serve.py; these are the rules'
 edge cases, thousands in ``make fuzz``.
+
+And a real server's sessions opened and closed at once (a reload, a tab closed while the
+page loads), one after the other: 5 in ``make test``, 50 in ``make fuzz``. Wanted: every
+app ends without a crash file (issue 33: each one died of ``NoMatches '#analysis-box'``
+in its first mount, and the files pushed real reports out of the 20 kept).
 """
 
 from __future__ import annotations
@@ -12,10 +17,11 @@ from __future__ import annotations
 import hmac
 import string
 
-from fuzzkit import count, fuzz
+from fuzzkit import LONG, count, fuzz
 from hypothesis import given
 from hypothesis import strategies as st
 
+from c4tui.app.crash import crash_dir
 from c4tui.serve_guards import (
     HEIGHT_RANGE,
     TOKEN_PATTERN,
@@ -106,3 +112,25 @@ def test_terminal_sizes_are_clamped_or_refused(width, height):
         assert "\n" not in str(exc) and len(str(exc)) < 120
         return
     assert WIDTH_RANGE[0] <= w <= WIDTH_RANGE[1] and HEIGHT_RANGE[0] <= h <= HEIGHT_RANGE[1]
+
+
+#: Sessions opened and closed at once, one after the other.
+CYCLES = 50 if LONG else 5
+
+
+def test_served_sessions_closed_at_once_exit_quietly():
+    from test_serve import REAP_TIMEOUT, Served, _raw_ws
+
+    server = Served("--max-sessions", "4")  # the apps inherit this test's state directory
+    try:
+        for _ in range(CYCLES):
+            sock = _raw_ws(server)  # the server's 101: it starts the session's app
+            sock.close()  # at once, no closing handshake: the app is asked to quit
+            server.wait_children(1)  # its app (Python's start alone takes longer)
+            server.wait_children(0, REAP_TIMEOUT)  # ended (or was reaped)
+            count("serve: sessions closed at once")
+    finally:
+        server.stop()
+    assert [p.read_text()[:300] for p in crash_dir().glob("crash-*.txt")] == []
+    assert "Traceback" not in server.output
+    assert server.sessions, "no session's app was ever seen: not a test"
