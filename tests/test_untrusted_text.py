@@ -272,9 +272,10 @@ async def _open_crafted_by_name(pilot, app: C4App) -> None:
 
 @sync
 async def test_a_crafted_file_through_every_screen(crafted):
-    """o (a crafted name), the move list with its comment, i (the headers), G (the games),
-    O (recent files), E then g (the database's rows): each screen shows the text escaped
-    and no raw byte; the game and its headers are the file's, whole."""
+    """o (a crafted name), the move list with its comment, s (the name proposed), i (the
+    headers), G (the games), O (recent files), E then g (the database's rows): each screen
+    shows the text escaped and no raw byte; the game and its headers are the file's,
+    whole."""
     app = _app()
     async with app.run_test(size=(120, 36), notifications=True) as pilot:
         await _open_crafted_by_name(pilot, app)
@@ -286,6 +287,17 @@ async def test_a_crafted_file_through_every_screen(crafted):
         moves = str(app.main.query_one(MoveList).render())
         assert_clean(moves, "the move list")
         assert "[@click=app.quit]q[/]" in moves, moves  # the comment's markup, literal
+
+        await pilot.press("s")  # the save picker proposes the current file's name
+        await until(pilot, lambda: isinstance(app.screen, FilePickerScreen), "the picker")
+        box = app.screen.query_one("#picker-input", Input)
+        assert box.value == shown(BAD_NAME), box.value
+        _clean_screen(app, "s")
+        await pilot.press("enter")  # the proposed name is the file's own: replace it?
+        await until(pilot, lambda: "exists. Replace it?" in screen_text(app), "the question")
+        assert f"{shown(BAD_NAME)} exists" in _clean_screen(app, "s, enter")
+        await pilot.press("n")
+        await until(pilot, lambda: app.screen is app.main, "not replaced")
 
         await pilot.press("i")
         await until(pilot, lambda: isinstance(app.screen, HeadersScreen), "the headers")

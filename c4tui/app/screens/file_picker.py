@@ -92,7 +92,8 @@ class FilePickerScreen(OnceModalScreen[Path | str | None]):
         self.current = current
         #: the path box's escaped text of a highlighted file -> its real relative path
         self._escaped: dict[str, str] = {}
-        self.title_text, self.directory, self.value, self.verb = title, start, value, verb
+        self.title_text, self.directory, self.verb = title, start, verb
+        self.value = self._box_text(value)  # the current file's name, proposed by save
         # opening starts in the tree; saving in the name box, ready for a new name
         self.AUTO_FOCUS = "#picker-tree" if verb == "open" else "#picker-input"  # type: ignore[misc]  # per dialog: Textual reads it from the instance
 
@@ -130,11 +131,16 @@ class FilePickerScreen(OnceModalScreen[Path | str | None]):
         while node.parent is not None and node.data is not None:
             names.append(node.data.path.name)
             node = node.parent
-        real = str(Path(*reversed(names)))
+        self.query_one("#picker-input", Input).value = self._box_text(
+            str(Path(*reversed(names))))
+
+    def _box_text(self, real: str) -> str:
+        """A file name as the path box shows it (escaped by the one rule); enter then
+        takes the real name."""
         text = shown(real, None)
-        if text != real:  # the box shows the escaped name; enter opens the real one
+        if text != real:
             self._escaped[text] = real
-        self.query_one("#picker-input", Input).value = text
+        return text
 
     @on(GameTree.FileSelected)
     def _file_selected(self, event: GameTree.FileSelected) -> None:
