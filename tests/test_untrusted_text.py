@@ -385,3 +385,23 @@ def test_cells_escape_and_markup_escape_compose():
     rich.markup.escape for the table; what the table draws is what shown() says."""
     cell = escape(shown(WHITE + MARKUP))
     assert Text.from_markup(cell).plain == shown(WHITE + MARKUP)
+
+
+@sync
+async def test_the_save_box_proposes_a_crafted_name_escaped_and_saves_to_it(tmp_path):
+    """The save picker's proposed name (the current file's) is shown escaped from the
+    first frame; enter answers the real name."""
+    from textual.app import App
+
+    chosen: list[object] = []
+    app: App[None] = App()
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.push_screen(FilePickerScreen("Save the game", tmp_path, BAD_NAME, verb="save"),
+                        chosen.append)
+        await until(pilot, lambda: isinstance(app.screen, FilePickerScreen)
+                    and app.screen.query("#picker-input"), "the picker")
+        assert app.screen.query_one("#picker-input", Input).value == shown(BAD_NAME)
+        assert shown(BAD_NAME) in _clean_screen(app, "the save picker")
+        await pilot.press("enter")
+        await until(pilot, lambda: chosen, "the answer")
+    assert chosen == [tmp_path / BAD_NAME]
