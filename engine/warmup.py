@@ -56,15 +56,16 @@ STAGES: tuple[Stage, ...] = (
            "analysis_eval.evaluate", "analysis_eval.endgame_value", "analysis_kernel.ab")),
 )
 
-#: Seconds each kernel took to compile alone (its callees' time not counted) on the
-#: reference machine (2 cores, idle, 7x6; docs/benchmarks.md "Cold start"): the estimate
-#: until this machine has compiled once.
+#: Seconds each kernel takes to compile alone (its callees' time not counted) on the
+#: reference machine (2 cores, 7x6: each kernel's share of its stage's CPU seconds, 56 s
+#: and 7.5 s; docs/benchmarks.md "Cold start"): the estimate until this machine has
+#: compiled once.
 DEFAULT_SECONDS: dict[str, float] = {
-    "book_probe._book_probe": 1.0, "book_probe._no_book": 0.5,
-    "solver_kernel.negamax": 55.0, "solver_kernel._move_for_score": 1.5,
-    "solver_kernel.solve_root": 2.5, "analysis_eval.threat_fill": 2.5,
-    "analysis_kernel._control": 1.0, "analysis_eval.evaluate": 1.0,
-    "analysis_eval.endgame_value": 2.0, "analysis_kernel.ab": 9.0,
+    "book_probe._book_probe": 0.3, "book_probe._no_book": 0.2,
+    "solver_kernel.negamax": 52.0, "solver_kernel._move_for_score": 1.3,
+    "solver_kernel.solve_root": 1.9, "analysis_eval.threat_fill": 0.5,
+    "analysis_kernel._control": 0.2, "analysis_eval.evaluate": 0.2,
+    "analysis_eval.endgame_value": 0.9, "analysis_kernel.ab": 4.7,
 }
 #: How much lower than the caller the compiling children run (the UI comes first).
 CHILD_NICE_STEP = 5

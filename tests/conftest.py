@@ -77,6 +77,8 @@ SLOW: dict[str, str] = {
     "tests/test_warmup.py::test_solve_imports_only_what_it_uses": "real c4tui processes, 6 s",
     "tests/test_warmup.py::test_a_position_deeper_than_the_books_loads_only_the_lookups_it_needs":
         "a real c4tui process, 3 s",
+    "tests/test_warmup.py::test_quitting_the_app_during_a_cold_compile_leaves_no_process":
+        "a cold compile in a pty, 9 s",
     "tests/test_app.py::test_save_and_load_through_the_picker": "1.5 s",
     "tests/test_app.py::test_node_limit_and_hash_prompts_validate": "1.5 s",
     "tests/test_app.py::test_absurd_numbers_in_prompts_give_one_line_errors": "1.3 s",

@@ -251,3 +251,31 @@ def test_a_position_deeper_than_the_books_loads_only_the_lookups_it_needs():
     assert reader.reaches(13)  # nothing looked at yet: unsure
     assert reader.score(Position.parse("2567355334757")) is None
     assert reader.reaches(12) and not reader.reaches(13)  # the 12-ply database is deepest
+
+
+def test_quitting_the_app_during_a_cold_compile_leaves_no_process(tmp_path):
+    """The real thing: the app on an empty numba cache starts one compiling child per
+    stage (two cores) and the status line counts kernels; q ends the app and both
+    children at once."""
+    import os as _os
+
+    from test_app import _drain, _read_until, _run_in_pty
+    from waiting import children, cpu_seconds
+
+    code = "from c4tui.app import C4App; C4App().run()"
+    proc, master = _run_in_pty(code, {"NUMBA_CACHE_DIR": str(tmp_path / "cold"),
+                                      "C4TUI_CACHE_DIR": str(tmp_path / "cache")})
+    try:
+        _read_until(master, b"kernels", 60)
+        _drain(master)
+        want = min(2, W.cores())
+        kids = wait_until(lambda: (k := children(proc.pid)) and len(k) >= want
+                          and all(cpu_seconds(p) >= 0.3 for p in k) and k, 60,
+                          "the compiling children at work", proc=proc)
+        _os.write(master, b"q")
+        proc.wait(timeout=10)
+        wait_until(lambda: all(_gone(p) for p in kids), 5, "no child left")
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        _os.close(master)
