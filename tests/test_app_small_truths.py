@@ -241,3 +241,18 @@ async def test_a_message_keeps_a_link_whole_at_80x24():
         await pilot.pause()
         assert any(link in line for line in screen_text(app).splitlines()), \
             screen_text(app)
+
+
+@sync
+async def test_every_moves_lines_follow_a_larger_terminal():
+    """The rows the box gives the lines follow the terminal: at 120x40 all seven whole."""
+    app = C4App(Position.from_moves("4444"), engine=False)
+    _fake(app, snapshot=_search("done", lines=7))
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.state_changed()
+        await pilot.pause()
+        assert "+4 more" in screen_text(app)
+        await pilot.resize_terminal(120, 40)
+        await until(pilot, lambda: "7 d" in screen_text(app), "the seventh line whole")
+        text = screen_text(app)
+        assert "more" not in text and "col d" in text, text

@@ -262,6 +262,10 @@ class AnalysisPanel(Widget):
         parent = self.parent
         return parent.content_size.height if isinstance(parent, Widget) else 0
 
+    def on_resize(self, event: events.Resize) -> None:
+        """Another terminal size: the multi-PV rows the box has room for again."""
+        self.watch_view(self.view)
+
     def watch_view(self, view: EngineView) -> None:
         """Multi-PV lines take rows of their own: the panel grows by them (over the
         evaluation graph; the app's style sheet sizes it otherwise)."""
