@@ -251,6 +251,9 @@ async def test_every_moves_lines_follow_a_larger_terminal():
     async with app.run_test(size=(80, 24)) as pilot:
         app.state_changed()
         await pilot.pause()
+        _fake(app, snapshot=_search("done", lines=7, nodes=2_000_000))  # an update, laid out
+        app.state_changed()
+        await pilot.pause()
         assert "+4 more" in screen_text(app)
         await pilot.resize_terminal(120, 40)
         await until(pilot, lambda: "7 d" in screen_text(app), "the seventh line whole")
