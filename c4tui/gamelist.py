@@ -38,7 +38,8 @@ class GameEntry:
         untrusted text (:func:`c4tui.bounded.shown`); a widget that parses markup still
         needs them as ``Text``."""
         when = _dt.datetime.fromtimestamp(self.modified).strftime("%Y-%m-%d %H:%M")
-        name = shown(self.name, _CELL)
+        name = shown(self.name, None)  # a long one keeps its end: the file's own name
+        name = name if len(name) <= _CELL else "…" + name[1 - _CELL:]
         if self.error is not None:
             return (name, when, "", "", "unreadable", "")
         h = self.headers

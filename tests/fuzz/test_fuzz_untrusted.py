@@ -109,7 +109,7 @@ def test_game_files_on_the_cli(tmp_path_factory, capsys, white, black, other, co
         out, err = _run(argv, capsys)
         assert_clean(out + err, argv[0] + " " + argv[1])
         if argv[0] == "games":
-            assert shown(path.name, 60) in out, out
+            assert shown(path.name, None)[-50:] in out, out  # (a long name keeps its end)
 
 
 @fuzz(fast=25, long=2_000)
