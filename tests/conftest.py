@@ -54,6 +54,7 @@ SLOW: dict[str, str] = {
     "tests/test_review_summary.py": "Ctrl-C of a review process, 2.5 s",
     "tests/test_setup.py": "the set-up screen's pilots, 5 s",
     "tests/test_explain_soundness.py": "explain against the solver on four sizes, minutes",
+    "tests/test_explain_playout.py": "certificates played to the end on four small sizes, 7 s",
     "tests/test_sizes.py": "kernels compiled for other board sizes, minutes",
     "tests/test_wide_analysis.py": "the analysis kernels compiled for 8x8, 7 s",
     "tests/test_solve_progress.py": "the empty board solved on a pty, 30 s",
