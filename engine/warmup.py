@@ -313,10 +313,13 @@ class ParallelCompile:
         seconds to expect per kernel (default: :func:`estimates`)."""
         self._todo = list(missing(stages) if todo is None else todo)
         self._times = estimates() if times is None else times
+        # a stage whose kernels are all cached already (c4tui solve compiled the solver's)
+        # needs no child
+        stages = [s for s in stages if any(k in self._todo for k in _stage(s).kernels)]
         self._children = [
             _Child(group, [k for s in group for k in _stage(s).kernels
                            if k in self._todo])
-            for group in plan(list(stages), cores() if workers is None else workers)]
+            for group in plan(stages, cores() if workers is None else workers)]
         self._nice_step = nice_step
         self._command = command
         self._lock = threading.Lock()

@@ -279,3 +279,14 @@ def test_quitting_the_app_during_a_cold_compile_leaves_no_process(tmp_path):
         if proc.poll() is None:
             proc.kill()
         _os.close(master)
+
+
+def test_a_stage_already_compiled_gets_no_child(cache, tmp_path):
+    """``c4tui solve`` compiled the solver's kernels: the app compiles the analysis
+    kernels alone, in one child."""
+    analysis = [k for k in ALL if k in W.STAGES[1].kernels and k != W._PROBE]
+    compiling = W.ParallelCompile(["solver", "analysis"], workers=2,
+                                  command=_fake(tmp_path), todo=analysis)
+    compiling.start()
+    assert len(compiling.pids()) == 1 and compiling.total == 5
+    assert compiling.wait(30) and compiling.progress().done == 5
