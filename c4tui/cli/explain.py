@@ -145,8 +145,7 @@ def _squares(pos: Position, moves: str) -> str:
 def _text(pos: Position, cert: Certificate) -> str:
     head = cert.moves or '""'
     if cert.proves is None:
-        why = "; ".join(cert.notes) or f"no proof for {cert.side} within the budget"
-        return f"{head}: proves nothing ({why}, {cert.seconds:.2f} s)"
+        return f"{head}: proves nothing ({'; '.join(cert.notes)}; {cert.seconds:.2f} s)"
     where = ("the rules at this position" if cert.tree == 0
              else f"a tree of {cert.tree} position{'s' * (cert.tree != 1)} above the "
                   f"rules' leaves")

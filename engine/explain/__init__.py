@@ -36,21 +36,30 @@ def default_side(pos: Position) -> int:
 
 def explain(position: Position, side: int | None = None,
             budget: float = DEFAULT_BUDGET) -> Certificate:
-    """A certificate for ``side`` (``WHITE``/``BLACK``, default :func:`default_side`) in
-    ``position``, found within ``budget`` seconds and checked; ``proves`` is None when
-    nothing was proven (an odd number of rows, a finished game, or no proof found)."""
+    """A certificate for ``side`` (``WHITE``/``BLACK``) in ``position``, found within
+    ``budget`` seconds and checked; ``proves`` is None when nothing was proven (an odd
+    number of rows, a finished game, or no proof found).
+
+    Without ``side`` both sides are argued for, depth by depth, :func:`default_side`
+    first (the zugzwang controller): where Black's rules prove nothing, White may win
+    through an odd threat a few moves on, and the other way round."""
     t0 = time.perf_counter()
-    if side is None:
-        side = default_side(position)
-    name = SIDE_NAMES[side]
+    sides = (side,) if side is not None else (default_side(position),
+                                              1 - default_side(position))
+    name = SIDE_NAMES[sides[0]]
     cert = Certificate(position.digits(), name, None)
     if not ZUGZWANG_RULES:
         cert.notes.append("the rules need an even number of rows")
     elif position.is_over:
         cert.notes.append("the game is over")
     else:
-        proof = search(position.copy(), side, budget)
-        if proof is not None:
+        found = search(position.copy(), sides, budget)
+        if found is None:
+            who = name if side is not None else "either side"
+            cert.notes.append(f"no proof for {who} within {budget:g} s")
+        else:
+            proven_side, proof = found
+            name = cert.side = SIDE_NAMES[proven_side]
             wins = all(leaf.wins for leaf in proof.leaves())
             cert.proof = proof
             cert.tree = proof.internal()

@@ -142,15 +142,19 @@ class Prover:
         return ProofNode(pos.digits(), REPLIES, children=tuple(kids))
 
 
-def search(pos: Position, side: int, budget: float, max_depth: int = SIZE) -> ProofNode | None:
-    """The smallest-depth proof for ``side`` found within ``budget`` seconds, or None."""
+def search(pos: Position, sides: tuple[int, ...], budget: float,
+           max_depth: int = SIZE) -> tuple[int, ProofNode] | None:
+    """The smallest-depth proof for one of ``sides`` found within ``budget`` seconds, with
+    its side, or None. The sides take turns at each depth (the first first), so that
+    neither spends the whole budget while the other would prove the position at once."""
     deadline = time.perf_counter() + budget
-    prover = Prover(side, deadline)
+    provers = [Prover(side, deadline) for side in sides]
     try:
         for depth in range(0, max(0, min(max_depth, SIZE - pos.ply)) + 1):
-            got = prover.prove(pos, depth)
-            if got is not None:
-                return got
+            for prover in provers:
+                got = prover.prove(pos, depth)
+                if got is not None:
+                    return prover.side, got
     except Budget:
         return None
     return None
