@@ -19,7 +19,9 @@ from c4tui.engine.solver import Solver
 
 
 def random_position(rng: random.Random, discs: int) -> Position:
-    """A position of ``discs`` discs from random play, the game not over."""
+    """A position of ``discs`` discs from random play, the game not over (at most the
+    board's squares less one: a full board is over)."""
+    discs = min(discs, geometry.SIZE - 1)
     while True:
         pos = Position()
         while pos.ply < discs and not pos.is_over:
