@@ -232,3 +232,18 @@ def test_the_checker_shares_no_code_with_the_finder():
                 if isinstance(node, ast.ImportFrom) and node.module}
     assert not imported & {"rules", "conflicts", "cover", "groups", "evaluate", "proof"}
     assert {"certificate"} <= imported  # the dataclasses it reads, and nothing else of ours
+
+
+def test_instances_list_every_rule_a_cover_is_chosen_from():
+    from c4tui.engine.explain import instances
+
+    pos = Position.from_moves("34444445")
+    found = instances(pos, BLACK)
+    cert = explain(pos)
+    kinds = {u.rule for u in found}
+    assert {"claimeven", "vertical", "lowinverse", "highinverse", "before"} <= kinds
+    assert all(u.refutes for u in found)  # only instances that refute something
+    for _, used in cert.rules():
+        assert used in found
+    with pytest.raises(ValueError):
+        instances(pos, WHITE)  # White is to move

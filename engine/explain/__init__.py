@@ -16,13 +16,15 @@ from __future__ import annotations
 
 import time
 
-from ..geometry import ZUGZWANG_RULES
+from ..geometry import BOARD, ZUGZWANG_RULES
 from ..position import BLACK, WHITE, Position
 from .certificate import Certificate, ProofNode, RuleUse
 from .check import CheckError, verify
 from .check import check as _check
-from .evaluate import odd_threats
-from .proof import search
+from .evaluate import Verdict, odd_threats
+from .groups import ALL_GROUPS
+from .proof import rule_uses, search
+from .rules import Board, find_rules
 
 SIDE_NAMES = ("white", "black")
 #: The default budget of the proof search, seconds.
@@ -74,6 +76,18 @@ def explain(position: Position, side: int | None = None,
     return cert
 
 
+def instances(position: Position, side: int) -> list[RuleUse]:
+    """Every instance of the nine rules for ``side`` on the whole board (its opponent must
+    be to move), each with the opponent groups it refutes: what a cover is chosen from."""
+    if position.is_over or position.to_move == side:
+        raise ValueError("the rules argue for the side not to move")
+    own = position.stones(side)
+    problems = [g for g in ALL_GROUPS if not g & own]
+    found = find_rules(Board(own, position.mask, problems, BOARD))
+    verdict = Verdict(tuple(found), tuple(problems), -1, False)
+    return list(rule_uses(verdict))
+
+
 def check(position: Position, certificate: Certificate) -> bool:
     """Whether ``certificate`` proves what it claims about ``position``, re-derived by the
     independent checker."""
@@ -81,4 +95,4 @@ def check(position: Position, certificate: Certificate) -> bool:
 
 
 __all__ = ["Certificate", "CheckError", "ProofNode", "RuleUse", "check", "default_side",
-           "explain", "SIDE_NAMES", "DEFAULT_BUDGET"]
+           "explain", "instances", "SIDE_NAMES", "DEFAULT_BUDGET"]
