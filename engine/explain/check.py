@@ -210,7 +210,8 @@ def _derive(grid: Grid, use: RuleUse, side: int, problems: list[Group],
                     ref.add(gr)
             u.refutes = ref
         else:
-            if len({s[0] for s in g}) == 1 or any(e[1] == HEIGHT for e in empties):
+            if (len({s[0] for s in g}) == 1 and len(empties) > 1) \
+                    or any(e[1] == HEIGHT for e in empties):
                 raise bad
             rest = sq
             special_e: Sq | None = None

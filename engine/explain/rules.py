@@ -238,7 +238,9 @@ def _befores(bd: Board, own_groups: list[tuple[int, list[int]]]) -> list[Rule]:
     out: list[Rule] = []
     seen: set[tuple[str, tuple[int, ...]]] = set()
     for g, empties in own_groups:
-        if is_vertical(g) or any((1 << s) & TOP_ROW for s in empties):
+        # a vertical group only with its top square empty (two empty squares of one
+        # column would need overlapping parts)
+        if (is_vertical(g) and len(empties) > 1) or any((1 << s) & TOP_ROW for s in empties):
             continue
         # the options of each empty square: a vertical from it, or a claimeven up to it
         options: list[list[tuple[int, int, bool]]] = []
