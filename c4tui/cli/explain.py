@@ -23,7 +23,7 @@ from .errors import USAGE, bad_value
 from .size import SIZE_OPTION, check_size
 
 if TYPE_CHECKING:
-    from c4tui.engine.explain import Certificate, ProofNode
+    from c4tui.engine.explain import Certificate, ProofNode, RuleUse
     from c4tui.engine.position import Position
 
 #: The longest budget taken (a day): past it a typo more likely than a wish.
@@ -164,7 +164,7 @@ def _text(pos: Position, cert: Certificate) -> str:
     return "\n".join(lines)
 
 
-def _rule_line(use, full: bool, indent: str = "  ") -> str:
+def _rule_line(use: RuleUse, full: bool, indent: str = "  ") -> str:
     group = f" (group {use.group})" if use.group else ""
     head = f"{indent}{use.rule:<13} {' '.join(use.squares)}{group}"
     if not full:
