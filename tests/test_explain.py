@@ -247,3 +247,17 @@ def test_instances_list_every_rule_a_cover_is_chosen_from():
         assert used in found
     with pytest.raises(ValueError):
         instances(pos, WHITE)  # White is to move
+
+
+def test_help_names_every_option_with_text():
+    from typer.testing import CliRunner
+
+    from c4tui.cli import app
+
+    got = CliRunner().invoke(app, ["explain", "--help"], env={"COLUMNS": "200"})
+    assert got.exit_code == 0, got.output
+    for option, says in (("--json", "One JSON object per position"),
+                         ("--budget", "Seconds for the proof search"),
+                         ("--side", "The side to argue for"), ("--size", "Board size")):
+        line = next(ln for ln in got.output.splitlines() if option in ln)
+        assert says in line, line
