@@ -59,13 +59,14 @@ def file_name(text: str) -> str:
 
 def game_text(white: str, black: str, other: str, comment: str) -> str:
     """A .c4g with these headers (escaped as the format wants; a header is one line) and
-    a comment (anything but '}')."""
+    a comment (anything but '}'; no NUL: a file with one is refused as binary data, which
+    tests/fuzz/test_fuzz_gamefile.py tries)."""
     def quote(v: str) -> str:
         return LINE_BREAKS.sub(" ", v.replace("\\", "\\\\").replace('"', '\\"'))
 
     return (f'[Event "{quote(other)}"]\n[White "{quote(white)}"]\n[Black "{quote(black)}"]\n'
             f'[Annotator "{quote(other)}"]\n\n'
-            f"1. d1 {{{comment.replace('}', ')')}}} d2 2. e1 *\n")
+            f"1. d1 {{{comment.replace('}', ')').replace(chr(0), ' ')}}} d2 2. e1 *\n")
 
 
 def _run(argv: list[str], capsys) -> tuple[str, str]:
