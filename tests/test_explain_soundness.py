@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 PROBE = Path(__file__).with_name("explain_probe.py")
-SIZES = [("7x6", 8, 40, 300), ("6x4", 4, 20, 150), ("7x4", 4, 24, 150), ("6x6", 6, 30, 150)]
+SIZES = [("7x6", 8, 40, 300), ("6x4", 4, 20, 150), ("7x4", 4, 24, 150), ("6x6", 14, 30, 150)]
 
 
 def _wrong(row: dict) -> bool:
