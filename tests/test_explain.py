@@ -261,3 +261,29 @@ def test_help_names_every_option_with_text():
                          ("--side", "The side to argue for"), ("--size", "Board size")):
         line = next(ln for ln in got.output.splitlines() if ln.lstrip("│ ").startswith(option))
         assert says in line, line
+
+
+def test_json_certificates_are_checked_again_from_their_text():
+    from c4tui.engine.explain.certificate import certificate_from_dict
+
+    got = _run("explain", "--json", "34444445", "1", "456315111476")
+    assert got.returncode == 0, got.stderr
+    rows = [json.loads(line) for line in got.stdout.splitlines()]
+    for row in rows:
+        pos = Position.from_moves(row["moves"])
+        cert = certificate_from_dict(row)
+        assert row["proves"] and check(pos, cert), row["moves"]
+        # one rule fewer at the first rules leaf: no longer a proof
+        stack, leaf = [row["proof"]], None
+        while stack and leaf is None:
+            node = stack.pop()
+            leaf = node if node["kind"] == "rules" else None
+            stack += node.get("children", [])
+        if leaf is not None:
+            leaf["rules"] = leaf["rules"][1:]
+            assert not check(pos, certificate_from_dict(row)), row["moves"]
+        else:  # a tree of fours: the claimed winner changed is refused
+            row["side"] = "white" if row["side"] == "black" else "black"
+            assert not check(pos, certificate_from_dict(row)), row["moves"]
+    with pytest.raises(ValueError):
+        certificate_from_dict({"moves": "1", "side": "black", "proof": {"kind": "nonsense"}})

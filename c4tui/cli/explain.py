@@ -120,18 +120,18 @@ def _explain_lines(lines: Iterable[tuple[str, str | LineTooLong]], budget: float
 
 
 def _json(cert: Certificate) -> str:
+    from c4tui.engine.explain.certificate import node_to_dict, use_to_dict
+
     rules = []
     for at, use in cert.rules():
-        row: dict[str, object] = {"rule": use.rule, "squares": list(use.squares),
-                                  "refutes": list(use.refutes)}
-        if use.group:
-            row["group"] = use.group
+        row = use_to_dict(use)
         if cert.tree:
             row["at"] = at
         rules.append(row)
     return json.dumps({"moves": cert.moves, "side": cert.side, "proves": cert.proves,
                        "rules": rules, "tree": cert.tree, "checked": cert.checked,
-                       "seconds": round(cert.seconds, 3)})
+                       "seconds": round(cert.seconds, 3),
+                       "proof": None if cert.proof is None else node_to_dict(cert.proof)})
 
 
 def _squares(pos: Position, moves: str) -> str:
