@@ -174,20 +174,21 @@ def _rule_line(use: RuleUse, full: bool, indent: str = "  ") -> str:
 
 def _tree_lines(root: Position, node: ProofNode, depth: int, out: list[str]) -> None:
     indent = "  " * depth
-    moves = _squares(root, node.moves) or "here"
+    line = _squares(root, node.moves)
+    at = f"after {line}" if line else "here"
     if node.kind == "rules":
-        out.append(f"{indent}after {moves}: the rules ({', '.join(u.rule for u in node.rules)})")
+        out.append(f"{indent}{at}: the rules ({', '.join(u.rule for u in node.rules)})")
         out += [_rule_line(u, full=False, indent=indent + "  ") for u in node.rules]
     elif node.kind == "four":
-        out.append(f"{indent}after {moves}: a four")
+        out.append(f"{indent}{at}: a four")
     elif node.kind == "full":
-        out.append(f"{indent}after {moves}: the board is full, a draw")
+        out.append(f"{indent}{at}: the board is full, a draw")
     elif node.kind == "move":
         move = _squares(root, node.children[0].moves).split()[-1]
-        out.append(f"{indent}after {moves}: play {move}")
+        out.append(f"{indent}{at}: play {move}")
         _tree_lines(root, node.children[0], depth + 1, out)
     else:
-        out.append(f"{indent}after {moves}: every reply")
+        out.append(f"{indent}{at}: every reply")
         for child in node.children:
             _tree_lines(root, child, depth + 1, out)
 
