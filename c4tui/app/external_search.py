@@ -14,6 +14,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 
 from c4tui.engine.position import Position
 from c4tui.engine.seam import (
@@ -25,6 +26,7 @@ from c4tui.engine.seam import (
     SearchState,
     Snapshot,
 )
+from c4tui.ugi.limits import format_go
 
 from .external_io import EngineGone, ExternalStatus, UgiPipe
 from .external_run import ExternalRun, waiting_snapshot
@@ -228,11 +230,8 @@ class ExternalSearch(UgiPipe):
 
 
 def go_command(limits: Limits) -> str:
-    """The ``go`` that asks for ``limits``: ``go nodes 2000000``, or ``go infinite``."""
-    words = [f"{name} {value}" for name, value in (
-        ("nodes", limits.nodes), ("depth", limits.depth),
-        ("movetime", None if limits.time is None else round(limits.time * 1000)))
-        if value is not None]
-    if limits.infinite or not words:
-        words.append("infinite")
-    return "go " + " ".join(words)
+    """The ``go`` that asks for ``limits``: ``go nodes 2000000``, or ``go infinite`` when
+    they have no bound (the analysis then runs until the user stops it)."""
+    if limits.nodes is None and limits.depth is None and limits.time is None:
+        limits = replace(limits, infinite=True)
+    return format_go(limits)

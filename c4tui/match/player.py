@@ -12,7 +12,9 @@ import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from c4tui.engine.seam import Limits
 from c4tui.ugi.client import EngineGone, UgiClient, shorten
+from c4tui.ugi.limits import format_go
 
 #: ``c4tui engine`` (the installed module, as this Python runs it): either engine's default.
 OWN_ENGINE = (sys.executable, "-m", "c4tui.ugi")
@@ -39,12 +41,8 @@ class EngineSpec:
     @property
     def go(self) -> str:
         """The ``go`` command of every move."""
-        words = ["go"]
-        if self.nodes is not None:
-            words += ["nodes", str(self.nodes)]
-        if self.movetime_ms is not None:
-            words += ["movetime", str(self.movetime_ms)]
-        return " ".join(words)
+        time = None if self.movetime_ms is None else self.movetime_ms / 1000
+        return format_go(Limits(nodes=self.nodes, time=time))
 
     @property
     def move_timeout(self) -> float:

@@ -89,3 +89,25 @@ def parse_go(words: list[str], pos: Position | None = None) -> Limits:
     time = None if infinite else clock_budget(values, pos)
     return Limits(nodes=values.get("nodes"), depth=values.get("depth"), time=time,
                   infinite=infinite)
+
+
+def format_go(limits: Limits) -> str:
+    """The ``go`` command that asks another engine for ``limits``, as :func:`parse_go`
+    reads it: ``go nodes 20000``, ``go depth 8 movetime 300``, ``go infinite``, or a bare
+    ``go`` for :class:`Limits` without a bound (the protocol's "until the search ends by
+    itself", docs/protocol.md).
+
+    ``time`` is sent as ``movetime`` in whole milliseconds: the receiving engine keeps its
+    own safety margin from it (:func:`clock_budget`), so ``parse_go(format_go(l))`` is
+    ``l`` except that its ``time`` is that budget (and none under ``infinite``).
+    """
+    words = ["go"]
+    if limits.nodes is not None:
+        words += ["nodes", str(limits.nodes)]
+    if limits.depth is not None:
+        words += ["depth", str(limits.depth)]
+    if limits.time is not None:
+        words += ["movetime", str(round(limits.time * 1000))]
+    if limits.infinite:
+        words.append("infinite")
+    return " ".join(words)
