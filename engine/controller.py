@@ -1,14 +1,17 @@
-"""The search controller: MILTON's iterative deepening in a background thread.
+"""The search controller: requests and state of the analysis search.
 
-:class:`SearchController` runs the analysis search of :mod:`c4tui.engine.search` in a
-worker thread (the kernels release the GIL) within a :class:`~c4tui.engine.seam.Limits`,
-with the techniques of a :class:`~c4tui.engine.seam.SearchOptions`; it can pause it
-exactly (the kernel sleeps in place, using no CPU), step it by iterations or nodes
-(:mod:`c4tui.engine.search_state` holds that state machine), answers a root that is in
-the books from them, offers a non-blocking :meth:`SearchController.snapshot` for a UI to
-poll and calls a listener after each iteration and state change. It is a
-:class:`~c4tui.engine.seam.SearchLike`. :func:`run_search` runs one search to its end for
-scripts.
+:class:`SearchController` takes the commands of a front end (start, pause, resume, steps,
+stop) and keeps what a :meth:`SearchController.snapshot` shows; every method returns at
+once. The search itself is MILTON's iterative deepening (engine/search.py's
+:func:`~c4tui.engine.search.iterative_deepening`), run by a
+:class:`~c4tui.engine.worker.Worker` thread (the kernels release the GIL) within a
+:class:`~c4tui.engine.seam.Limits`, with the techniques of a
+:class:`~c4tui.engine.seam.SearchOptions`. A search pauses exactly (the kernel sleeps in
+place, using no CPU) and steps by iterations or nodes (:mod:`c4tui.engine.search_state`
+holds that state machine); its time is a :class:`~c4tui.engine.clock.Clock`, its time
+limit a :class:`~c4tui.engine.clock.TimeLimit`. A listener is called after each iteration
+and state change. It is a :class:`~c4tui.engine.seam.SearchLike`. :func:`run_search` runs
+one search to its end for scripts.
 """
 
 from __future__ import annotations
@@ -19,33 +22,26 @@ import time
 from dataclasses import dataclass
 
 from . import analysis_kernel as K
-from .analysis_eval import INF, WIN
-from .analysis_tt import zobrist_key
-from .book_line import BookAnswer, book_answer
+from .analysis_buffers import Buffers
 from .booklink import BookLike
-from .deepening import Deepening, Iteration, fallback_move, lost_line, report, root_moves
-from .geometry import CENTER_ORDER, IS_DEFAULT, SIZE, WIDTH
+from .clock import Clock, TimeLimit
+from .geometry import IS_DEFAULT, SIZE, WIDTH
 from .position import Position
-from .priority import lower_priority
-from .scores import win_score
 from .seam import (
-    Band,
     IterationReport,
     Limits,
     Listener,
     PathEntry,
-    PvLine,
-    Score,
     SearchOptions,
     SearchResult,
     SearchState,
     Snapshot,
-    Source,
     check_node_limit,
 )
-from .search import aspiration_window, classify
+from .search import BookRoots, SearchRun, iterative_deepening
 from .search_state import Run, Steering
-from .solver import Solver, warmup_position
+from .solver import warmup_position
+from .worker import Worker
 
 __all__ = ["SearchController", "run_search"]
 
@@ -83,9 +79,9 @@ class SearchController:
     allocates the tables and loads the book), so a UI may call it from its own thread.
     Commands that arrive while the worker prepares apply to the new search once it runs.
 
-    The kernel's buffers and the iterations' drivers are a :class:`Deepening`
-    (engine/deepening.py); the pause/step state a :class:`Steering`
-    (engine/search_state.py).
+    The kernel's buffers are a :class:`Buffers` (engine/analysis_buffers.py), the search
+    loop engine/search.py's, the pause/step state a :class:`Steering`
+    (engine/search_state.py), the thread a :class:`Worker` (engine/worker.py).
     """
 
     def __init__(self, nice: int = 0, book: BookLike | None = None) -> None:
@@ -93,14 +89,11 @@ class SearchController:
         capped at 19; a UI keeps the cores it needs), whichever thread calls :meth:`start`.
         ``book``: the books the searches probe when their options say ``use_book``
         (``c4tui.book.load_default()``)."""
-        self._nice = nice
         self._lock = threading.Lock()
         self._cond = threading.Condition(self._lock)
-        self._deep = Deepening()
-        self._ctl = self._deep.ctl  # the kernel's control words (the same array)
-        self._thread: threading.Thread | None = None  # the worker, while it has work
-        self._request: _Request | None = None  # the next search for the worker
-        self._running = False  # the worker is preparing or running a search
+        self._buf = Buffers()
+        self._ctl = self._buf.ctl  # the kernel's control words (the same array)
+        self._worker: Worker[_Request] = Worker(self._cond, self._run, self._failed, nice)
         self._gen = 0  # number of the newest search; older ones publish nothing
         self._last: _Request | None = None  # the newest search (for a continuation)
         # Until the worker has prepared the newest search, the control array still belongs
@@ -114,17 +107,13 @@ class SearchController:
         self._result: SearchResult | None = None
         self._depth = 0
         self._driver_paused = False
-        self._t0 = 0.0
-        self._paused_total = 0.0
-        self._paused_since: float | None = None
+        self._clock = Clock()
+        self._time_limit = TimeLimit()
         self._error: BaseException | None = None
-        self._final_elapsed = 0.0
         self._pauses_seen = 0
-        self._timer: threading.Timer | None = None  # Limits.time
         self._listener: Listener | None = None
         self._books = book  # what the searches probe when their options use a book
-        self._book: BookLike | None = None  # this search's
-        self._exact: Solver | None = None  # answers roots that are in the books
+        self._roots = BookRoots()  # answers roots that are in the books
 
     # -------------------------------------------------------------- commands
     def start(self, pos: Position, limits: Limits, options: SearchOptions | None = None, *,
@@ -138,13 +127,12 @@ class SearchController:
             raise ValueError("start: the game is over, there is nothing to search")
         with self._cond:
             self._gen += 1
-            self._request = self._last = _Request(pos.copy(), limits,
-                                                  options or SearchOptions(), self._gen)
+            self._last = _Request(pos.copy(), limits, options or SearchOptions(), self._gen)
             self._ctl[K.C_CMD] = K.CMD_STOP  # the running search unwinds within a node
             self._nodes = limits.nodes
             self._publish_start(paused, keep=False)
             self._start_timer(limits.time, self._gen)
-            self._ensure_worker()
+            self._worker.submit(self._last)
 
     def pause(self) -> None:
         """Pause the search where it is (inside the kernel, at the next node)."""
@@ -154,7 +142,7 @@ class SearchController:
             if not self._setup:
                 self._ctl[K.C_CMD] = K.CMD_PAUSE
                 self._take_back_unseen_resume()
-            self._mark_paused()
+            self._clock.pause()
 
     def resume(self) -> None:
         """Continue a paused search to its end (or its limits)."""
@@ -221,24 +209,17 @@ class SearchController:
     def close(self, timeout: float = 5.0) -> None:
         """Stop the search and wait for the worker to end."""
         with self._cond:
-            if self._request is not None:  # never began: it ends here
-                self._request = None
-                if self._setup:
-                    self._finish(self._gen, SearchState.STOPPED, None)
+            if self._worker.withdraw() is not None and self._setup:  # never began: ends here
+                self._finish(self._gen, SearchState.STOPPED, None)
             self._steer.stop()
             self._ctl[K.C_CMD] = K.CMD_STOP
             self._cond.notify_all()
-            t = self._thread
-        if t is not None and t is not threading.current_thread():
-            t.join(timeout)
-            if t.is_alive():  # pragma: no cover - would be a kernel bug
-                raise RuntimeError("analysis thread did not stop")
+        self._worker.join(timeout)
 
     def wait(self, timeout: float | None = None) -> bool:
         """Block until the search ends; False on timeout. Not for the UI thread."""
         with self._cond:
-            return self._cond.wait_for(
-                lambda: self._request is None and not self._running, timeout)
+            return self._cond.wait_for(lambda: self._worker.idle, timeout)
 
     def wait_paused(self, timeout: float | None = None) -> bool:
         """Block until the search is actually paused, or has ended; False on timeout."""
@@ -271,7 +252,7 @@ class SearchController:
                 paused = self._steer.run is Run.PAUSE or self._is_paused_locked()
                 state = SearchState.PAUSED if paused else SearchState.SEARCHING
                 if paused:
-                    self._mark_paused()
+                    self._clock.pause()
             res = self._result
             nodes = self._nodes_base if self._setup else int(self._ctl[K.C_NODES])
             if res is not None:  # a root answered without the kernel reports its own count
@@ -300,7 +281,7 @@ class SearchController:
         with self._lock:
             if not self._state.active or not self._kernel_paused():
                 return ()
-            return self._deep.paused_path()
+            return self._buf.paused_path()
 
     @property
     def result(self) -> SearchResult | None:
@@ -321,11 +302,6 @@ class SearchController:
 
     def _start_timer(self, seconds: float | None, gen: int) -> None:
         """``Limits.time``: stop search ``gen`` that many seconds from now."""
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-        if seconds is None:
-            return
 
         def time_up() -> None:
             with self._cond:
@@ -335,26 +311,20 @@ class SearchController:
                 self._ctl[K.C_CMD] = K.CMD_STOP
                 self._cond.notify_all()
 
-        self._timer = threading.Timer(seconds, time_up)
-        self._timer.daemon = True
-        self._timer.start()
+        self._time_limit.start(seconds, time_up)
 
     def _publish_start(self, paused: bool, keep: bool) -> None:
         """Reset what a snapshot shows for a new search (``keep``: a continuation)."""
-        now = time.perf_counter()
         if keep:
-            self._t0 = now - self._final_elapsed
             self._nodes_base = self._result.nodes if self._result is not None else 0
         else:
-            self._t0 = now
             self._nodes_base = 0
             self._iterations = []
+        self._clock.start(paused, continuation=keep)
         self._steer.begin(paused, continuation=keep)
         self._result = None
         self._depth = len(self._iterations) + 1
         self._driver_paused = False
-        self._paused_total = 0.0
-        self._paused_since = now if paused else None
         self._pauses_seen = 0
         self._error = None
         self._setup = True
@@ -367,48 +337,28 @@ class SearchController:
         if self._iterations and self._iterations[-1].depth >= last.max_depth:
             return False
         self._gen += 1
-        self._request = self._last = dataclasses.replace(last, gen=self._gen, cont=True)
+        self._last = dataclasses.replace(last, gen=self._gen, cont=True)
         self._publish_start(False, keep=True)
         if step_iteration:
             self._steer.step_iteration(paused=False)
         else:
             self._steer.step_nodes(pause_at)
-        self._ensure_worker()
+        self._worker.submit(self._last)
         return True
 
-    def _ensure_worker(self) -> None:
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._work, name="c4-analysis", daemon=True)
-            self._thread.start()
-        self._cond.notify_all()
-
-    def _work(self) -> None:
-        """The worker: run the newest request, until there is none."""
-        if self._nice:  # the caller's niceness plus this step: never above the caller
-            lower_priority(self._nice)
-        while True:
-            with self._cond:
-                req = self._request
-                self._request = None
-                self._running = req is not None
-                if req is None:
-                    self._thread = None
-                    self._cond.notify_all()
-                    return
-            try:
-                self._run(req)
-            except BaseException as e:  # pragma: no cover - a bug: reported by .error
-                self._error = e
-                with self._lock:
-                    self._finish(req.gen, SearchState.STOPPED, None)
-                self._changed()
-            finally:
-                with self._cond:
-                    self._running = False
-                    self._cond.notify_all()
+    def _failed(self, req: _Request, e: BaseException) -> None:
+        """The search raised (a bug, worker thread): reported by :attr:`error`."""
+        self._error = e
+        with self._lock:
+            self._finish(req.gen, SearchState.STOPPED, None)
+        self._changed()
 
     def _run(self, req: _Request) -> None:
-        self._prepare(req)
+        """Prepare and run one search (worker thread)."""
+        # Tables, control words and book, without the lock: a large table takes seconds
+        # to allocate.
+        book = self._books if req.opts.use_book else None
+        self._buf.prepare(req.opts, req.cont, book)
         with self._cond:
             if req.gen != self._gen:  # superseded while preparing
                 return
@@ -417,13 +367,9 @@ class SearchController:
             c[K.C_PAUSE_AT] = self._steer.pause_at
             c[K.C_LIMIT] = K.NEVER if self._steer.nodes_lifted else _kernel_nodes(self._nodes)
             self._setup = False
-        self._search(req)
-
-    def _prepare(self, req: _Request) -> None:
-        """Tables, control words and book of a search (worker thread, without the lock:
-        a large table takes seconds to allocate)."""
-        self._book = self._books if req.opts.use_book else None
-        self._deep.prepare(req.opts, req.cont, self._book)
+            done = tuple(self._iterations) if req.cont else ()
+        run = SearchRun(req.pos, req.opts, req.max_depth, self._buf, book, self._roots, done)
+        iterative_deepening(run, _Host(self, req.gen))
 
     def _kernel_paused(self) -> bool:
         return (not self._setup and self._ctl[K.C_PAUSED] == 1
@@ -434,25 +380,17 @@ class SearchController:
             return self._steer.run is Run.PAUSE
         return self._driver_paused or self._kernel_paused()
 
-    def _mark_paused(self) -> None:
-        if self._paused_since is None:
-            self._paused_since = time.perf_counter()
-
-    def _unmark_paused(self) -> None:
-        if self._paused_since is not None:
-            self._paused_total += time.perf_counter() - self._paused_since
-            self._paused_since = None
-
     def _active(self) -> float:
+        """Seconds searched (lock held): the running search's, or the last one's."""
         if not self._state.active and self._result is not None:
-            return self._final_elapsed
+            return self._clock.final
         if self._state is SearchState.IDLE:
             return 0.0
-        now = time.perf_counter()
-        t = now - self._t0 - self._paused_total
-        if self._paused_since is not None:
-            t -= now - self._paused_since
-        return max(t, 0.0)
+        return self._clock.running()
+
+    def _elapsed(self) -> float:
+        with self._lock:
+            return self._active()
 
     def _take_back_unseen_resume(self) -> None:
         """After a pause: if the kernel has not yet seen the resume before it (it looks
@@ -465,7 +403,7 @@ class SearchController:
 
     def _go(self) -> None:
         """The steering says GO (lock held): no longer paused; tell the kernel."""
-        self._unmark_paused()
+        self._clock.resume()
         if self._setup:
             return  # written to the kernel when the search begins
         # Read the pause count before publishing the new target: a kernel that reaches a
@@ -477,9 +415,12 @@ class SearchController:
         self._driver_paused = False
         self._cond.notify_all()
 
-    def _between_iterations(self) -> bool:
-        """Pause point of the driver; False if the search must end (stop or limit)."""
+    def _pause_point(self, gen: int, depth: int) -> bool:
+        """Before iteration ``depth`` of search ``gen`` (worker thread): wait while paused;
+        False if the search must end (stop or limit)."""
         with self._cond:
+            if gen == self._gen:
+                self._depth = depth  # the iteration about to run (or paused before)
             while self._ctl[K.C_CMD] == K.CMD_PAUSE:
                 self._driver_paused = True
                 self._cond.wait(0.05)
@@ -492,170 +433,7 @@ class SearchController:
                 return False
             return True
 
-    # ------------------------------------------------------------ the search (worker)
-    def _answer_alone(self, gen: int, rep: IterationReport) -> None:
-        """End search ``gen`` with one report and no iterations (a win at once, the
-        books): its result is the report's."""
-        with self._lock:
-            if gen == self._gen:
-                self._iterations = [rep]
-            self._finish(gen, SearchState.DONE, SearchResult(
-                rep.best_move, rep.score, rep.pv, rep.nodes, rep.depth,
-                SearchState.DONE, rep.value, rep.source, rep.lines))
-        self._changed()
-
-    def _answer_at_once(self, pos: Position, gen: int) -> bool:
-        """A win at once needs no search: one exact report. False if there is none."""
-        c = pos.winning_move()
-        if c is None:
-            return False
-        self._answer_alone(gen, report(
-            1, -INF, INF, Score(win_score(pos.ply), Band.EXACT), c, (c,),
-            WIN - pos.ply - 1, source=Source.EXACT))
-        return True
-
-    def _answer_from_book(self, pos: Position, gen: int, book: BookLike) -> bool:
-        """A root in the books is answered from them: exact score, move and line (one
-        report, no iterations; its source EXACT if no lookup was needed: every move loses
-        at once). False if the root is in no book."""
-        if self._exact is None or self._exact.book is not book:
-            self._exact = Solver(hash_mb=16, book=book)  # finds the moves (1 thread)
-        t0 = time.perf_counter()
-        ans = book_answer(pos, book, self._exact)
-        if ans is None:
-            return False
-        lines = self._book_lines(pos, book, ans) if self._last and \
-            self._last.opts.multipv > 1 else ()
-        dt = time.perf_counter() - t0
-        self._answer_alone(gen, report(
-            len(ans.pv), -INF, INF, Score(ans.score, Band.EXACT), ans.best_move, ans.pv,
-            int(K.book_value(ans.score, pos.ply)), nodes=ans.nodes, elapsed=dt,
-            total_nodes=ans.nodes, total_elapsed=dt, source=ans.source, lines=lines))
-        return True
-
-    def _book_lines(self, pos: Position, book: BookLike, ans: BookAnswer
-                    ) -> tuple[PvLine, ...]:
-        """A book root's multi-PV lines: every column's exact score (the solver with the
-        books: lookups), each line the child's book answer; best first."""
-        assert self._exact is not None and self._last is not None
-        scores = self._exact.analyze(pos).scores
-        lines = []
-        for col in CENTER_ORDER:
-            score = scores[col]
-            if score is None:
-                continue
-            pv: tuple[int, ...] = (col,)
-            if col == ans.best_move:
-                pv = ans.pv
-            else:
-                child = pos.copy()
-                child.play(col)
-                sub = None if child.is_over else book_answer(child, book, self._exact)
-                pv = (col, *sub.pv) if sub is not None else (col,)
-            lines.append(PvLine(col, Score(score, Band.EXACT), pv,
-                                int(K.book_value(score, pos.ply))))
-        lines.sort(key=lambda line: (line.move != ans.best_move, -line.score.value))
-        return tuple(lines[:self._last.opts.multipv])
-
-    def _search(self, req: _Request) -> None:
-        """The iterative-deepening driver (worker thread)."""
-        pos, opts, gen = req.pos, req.opts, req.gen
-        if self._answer_at_once(pos, gen):
-            return
-        if self._book is not None and self._answer_from_book(pos, gen, self._book):
-            return
-        key = zobrist_key(pos.stones(0), pos.stones(1))  # (analysis_tt's: any size)
-        empties = SIZE - pos.ply
-        deep, ctl = self._deep, self._ctl
-        reason = SearchState.DONE
-        with self._lock:
-            done = list(self._iterations) if req.cont else []
-        # the root value of each iteration, for each line (the first: the single PV's)
-        history: list[dict[int, int]] = [{} for _ in range(opts.multipv)]
-        for rep in done:
-            for i, line in enumerate(rep.lines[:opts.multipv]):
-                history[i][rep.depth] = line.value
-        best_move = done[-1].best_move if done else -1
-        for depth in range(len(done) + 1, req.max_depth + 1):
-            with self._lock:
-                if gen == self._gen:
-                    self._depth = depth  # the iteration about to run (or paused before)
-            if not self._between_iterations():
-                reason = deep.abort_reason()
-                break
-            exact = depth >= empties
-            n0, p0, h0 = int(ctl[K.C_NODES]), int(ctl[K.C_PROBES]), int(ctl[K.C_HITS])
-            with self._lock:
-                t0 = self._active()
-            found = self._lines(pos, key, depth, exact, opts, history, best_move)
-            if found is None:
-                reason = deep.abort_reason()
-                break
-            first, lines = found
-            best = lines[0]
-            best_move = best.move
-            for i, line in enumerate(lines):
-                history[i][depth] = line.value
-            with self._lock:
-                el = self._active()
-            nodes, probes = int(ctl[K.C_NODES]), int(ctl[K.C_PROBES]) - p0
-            rep = report(depth, first.alpha, first.beta, best.score, best.move, best.pv,
-                         best.value, fail_highs=first.fail_highs,
-                         fail_lows=first.fail_lows, nodes=nodes - n0, elapsed=el - t0,
-                         tt_probes=probes, tt_hits=int(ctl[K.C_HITS]) - h0,
-                         tt_fill=deep.fill(), total_nodes=nodes, total_elapsed=el,
-                         lines=tuple(lines))
-            if not self._publish(gen, rep):
-                return
-        self._end(pos, gen, reason)
-
-    def _lines(self, pos: Position, key: int, depth: int, exact: bool, opts: SearchOptions,
-               history: list[dict[int, int]], best_move: int
-               ) -> tuple[Iteration, list[PvLine]] | None:
-        """One iteration's lines, best first, and the first root search (its window and
-        re-searches are the report's); None if the search was stopped or reached its limit.
-
-        Multi-PV as chess engines do it (Stockfish): for each line the root is searched
-        again without the moves of the lines already found, with an aspiration window
-        around that line's last value; then the lines are sorted by value. The moves that
-        lose at once (the kernel never searches them) fill the lines left."""
-        deep = self._deep
-        searched, lost = root_moves(pos)
-        want = min(opts.multipv, len(searched) + len(lost))
-        first: Iteration | None = None
-        lines: list[PvLine] = []
-        for i in range(max(1, min(want, len(searched)))):
-            taken = tuple(line.move for line in lines)
-            if opts.multipv > 1:
-                deep.exclude(taken)
-            values = history[i]
-            if opts.mtdf:
-                it = deep.mtdf(pos, key, depth, exact, values.get(depth - 1, 0))
-            else:
-                window = (aspiration_window(values, depth, opts.window_parity)
-                          if opts.aspiration else (-INF, INF))
-                it = deep.aspiration(pos, key, depth, exact, window)
-            if it.aborted:
-                deep.exclude(())
-                return None
-            if it.move < 0 or it.move in taken:  # lost at once, or nothing better known
-                left = [c for c in searched + lost if c not in taken]
-                it.move = best_move if i == 0 and best_move >= 0 else (
-                    left[0] if i else fallback_move(pos))
-                it.pv = (it.move,)
-            first = first or it
-            pv = deep.extend_pv(pos, key, it.pv, max(depth, len(it.pv)))
-            lines.append(PvLine(it.move, classify(it.value, exact), pv, it.value))
-        deep.exclude(())
-        assert first is not None
-        for c in lost:
-            if len(lines) >= want:
-                break
-            if all(line.move != c for line in lines):
-                lines.append(lost_line(pos, c, exact))
-        lines.sort(key=lambda line: -line.value)  # stable: ties keep the search's order
-        return first, lines
-
+    # ------------------------------------------------------------ what the search tells
     def _publish(self, gen: int, rep: IterationReport) -> bool:
         """Add an iteration's report; False if search ``gen`` was superseded (the new
         search publishes)."""
@@ -665,44 +443,52 @@ class SearchController:
             self._iterations.append(rep)
             if self._steer.iteration_done():  # step_iteration(): pause after this one
                 self._ctl[K.C_CMD] = K.CMD_PAUSE
-                self._mark_paused()
+                self._clock.pause()
         self._changed()
         return True
 
-    def _end(self, pos: Position, gen: int, reason: SearchState) -> None:
-        """The result: the last iteration's, or (none completed) the PV table's move."""
-        ctl = self._ctl
+    def _end(self, gen: int, res: SearchResult, alone: IterationReport | None) -> None:
+        """Search ``gen`` ended with ``res`` (``alone``: answered by that one report)."""
         with self._lock:
-            its = self._iterations
-            if its:
-                last = its[-1]
-                res = SearchResult(last.best_move, last.score, last.pv,
-                                   int(ctl[K.C_NODES]), last.depth, reason, last.value,
-                                   lines=last.lines)
-            else:
-                mv = self._deep.pv_move()
-                mv = mv if mv >= 0 else fallback_move(pos)
-                res = SearchResult(mv, Score(0, Band.HEURISTIC), (mv,), int(ctl[K.C_NODES]), 0,
-                                   reason, 0)
-            self._finish(gen, reason, res)
+            if alone is not None and gen == self._gen:
+                self._iterations = [alone]
+            self._finish(gen, res.reason, res)
         self._changed()
 
     def _finish(self, gen: int, state: SearchState, res: SearchResult | None) -> None:
         """End search ``gen`` (lock held); nothing happens if a newer one was started."""
         if gen != self._gen:
             return
-        self._unmark_paused()
-        self._final_elapsed = max(time.perf_counter() - self._t0 - self._paused_total, 0.0)
+        self._clock.stop()
         self._result = res
         self._state = state
         self._driver_paused = False
         self._setup = False
         self._depth = self._iterations[-1].depth if self._iterations else 0
         self._ctl[K.C_PAUSED] = 0
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
+        self._time_limit.cancel()
         self._cond.notify_all()
+
+
+class _Host:
+    """What search ``gen`` tells the controller, and asks it (engine/search.py's
+    :class:`~c4tui.engine.search.Host`)."""
+
+    def __init__(self, controller: SearchController, gen: int) -> None:
+        self._c = controller
+        self._gen = gen
+
+    def pause_point(self, depth: int) -> bool:
+        return self._c._pause_point(self._gen, depth)
+
+    def elapsed(self) -> float:
+        return self._c._elapsed()
+
+    def publish(self, rep: IterationReport) -> bool:
+        return self._c._publish(self._gen, rep)
+
+    def end(self, result: SearchResult, alone: IterationReport | None = None) -> None:
+        self._c._end(self._gen, result, alone)
 
 
 def run_search(pos: Position, limits: Limits, options: SearchOptions | None = None,

@@ -241,7 +241,7 @@ def test_help_with_columns_0_prints_the_help():
 
 def test_analyze_help_says_each_switchs_default_from_the_search():
     """The switches left out keep the search's defaults: the help says which they are."""
-    from c4tui.engine.search import SearchOptions
+    from c4tui.engine.seam import SearchOptions
 
     rows = {ln.strip("│ ").split()[0]: ln for ln in _help("analyze").stdout.splitlines()
             if ln.strip("│ ").startswith("--")}

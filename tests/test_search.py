@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from c4tui.engine.controller import SearchController, run_search
 from c4tui.engine.position import Position
-from c4tui.engine.seam import Band, Limits, Score, SearchState
-from c4tui.engine.search import IterationReport, SearchOptions, classify
+from c4tui.engine.seam import Band, IterationReport, Limits, Score, SearchOptions, SearchState
+from c4tui.engine.search import classify
 from waiting import wait_until
 
 DATA = Path(__file__).parent / "data" / "positions.txt"
