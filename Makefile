@@ -21,8 +21,9 @@ run: $(VENV)/.installed
 
 # Installs nothing outside .venv: the browser test of `c4tui serve` skips, saying how to
 # install Debian's chromium and chromium-driver, when they are missing (CI's .ci/run
-# installs them first, and under CI=true a missing browser fails the test).
-test: typecheck
+# installs them first, and under CI=true a missing browser fails the test). mypy and ruff
+# run first: a type or lint error fails `make test` before the minutes of pytest.
+test: typecheck lint
 	$(BIN)/pytest -q $(PYTEST_ARGS)
 
 # The fast subset, under a minute once numba's cache is warm: a little of every package
