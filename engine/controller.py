@@ -25,6 +25,7 @@ from . import analysis_kernel as K
 from .analysis_buffers import Buffers
 from .booklink import BookLike
 from .clock import Clock, TimeLimit
+from .gate import Gate
 from .geometry import IS_DEFAULT, SIZE, WIDTH
 from .position import Position
 from .seam import (
@@ -39,20 +40,11 @@ from .seam import (
     check_node_limit,
 )
 from .search import BookRoots, SearchRun, iterative_deepening
-from .search_state import Run, Steering
+from .search_state import Run
 from .solver import warmup_position
 from .worker import Worker
 
 __all__ = ["SearchController", "run_search"]
-
-#: The kernel's command word for each state of the steering.
-_CMD = {Run.GO: K.CMD_RUN, Run.PAUSE: K.CMD_PAUSE, Run.STOP: K.CMD_STOP}
-
-
-def _kernel_nodes(nodes: int | None) -> int:
-    """``Limits.nodes`` as the kernel's ``C_LIMIT`` word (the same limit; NEVER: none)."""
-    return K.NEVER if nodes is None else nodes
-
 
 @dataclass(frozen=True)
 class _Request:
@@ -80,8 +72,9 @@ class SearchController:
     Commands that arrive while the worker prepares apply to the new search once it runs.
 
     The kernel's buffers are a :class:`Buffers` (engine/analysis_buffers.py), the search
-    loop engine/search.py's, the pause/step state a :class:`Steering`
-    (engine/search_state.py), the thread a :class:`Worker` (engine/worker.py).
+    loop engine/search.py's, the pause/step commands a :class:`Gate` (engine/gate.py,
+    around engine/search_state.py's state machine), the thread a :class:`Worker`
+    (engine/worker.py), the time a :class:`Clock` (engine/clock.py).
     """
 
     def __init__(self, nice: int = 0, book: BookLike | None = None) -> None:
@@ -92,25 +85,18 @@ class SearchController:
         self._lock = threading.Lock()
         self._cond = threading.Condition(self._lock)
         self._buf = Buffers()
-        self._ctl = self._buf.ctl  # the kernel's control words (the same array)
         self._worker: Worker[_Request] = Worker(self._cond, self._run, self._failed, nice)
         self._gen = 0  # number of the newest search; older ones publish nothing
         self._last: _Request | None = None  # the newest search (for a continuation)
-        # Until the worker has prepared the newest search, the control array still belongs
-        # to the previous one: the steering waits and is written when the search begins.
-        self._setup = False
-        self._steer = Steering()
-        self._nodes: int | None = None  # the node limit (Limits.nodes, set_node_limit)
+        self._gate = Gate(self._buf.ctl, self._cond)  # pause, steps, stop, node limit
         self._nodes_base = 0  # nodes shown while preparing (a continuation keeps its count)
         self._state = SearchState.IDLE
         self._iterations: list[IterationReport] = []
         self._result: SearchResult | None = None
         self._depth = 0
-        self._driver_paused = False
         self._clock = Clock()
         self._time_limit = TimeLimit()
         self._error: BaseException | None = None
-        self._pauses_seen = 0
         self._listener: Listener | None = None
         self._books = book  # what the searches probe when their options use a book
         self._roots = BookRoots()  # answers roots that are in the books
@@ -128,8 +114,8 @@ class SearchController:
         with self._cond:
             self._gen += 1
             self._last = _Request(pos.copy(), limits, options or SearchOptions(), self._gen)
-            self._ctl[K.C_CMD] = K.CMD_STOP  # the running search unwinds within a node
-            self._nodes = limits.nodes
+            self._gate.unwind()
+            self._gate.node_limit = limits.nodes
             self._publish_start(paused, keep=False)
             self._start_timer(limits.time, self._gen)
             self._worker.submit(self._last)
@@ -137,23 +123,14 @@ class SearchController:
     def pause(self) -> None:
         """Pause the search where it is (inside the kernel, at the next node)."""
         with self._cond:
-            if self._state is not SearchState.SEARCHING or not self._steer.pause():
-                return
-            if not self._setup:
-                self._ctl[K.C_CMD] = K.CMD_PAUSE
-                self._take_back_unseen_resume()
-            self._clock.pause()
+            if self._state is SearchState.SEARCHING and self._gate.pause():
+                self._clock.pause()
 
     def resume(self) -> None:
         """Continue a paused search to its end (or its limits)."""
         with self._cond:
-            if not self._state.active:
-                return
-            went, restored = self._steer.resume()
-            if restored and not self._setup:  # the steps are over: the limit holds again
-                self._ctl[K.C_LIMIT] = _kernel_nodes(self._nodes)
-            if went:
-                self._go()
+            if self._state.active and self._gate.resume():
+                self._clock.resume()
 
     def step_iteration(self) -> bool:
         """Run to the end of the next iteration (the current one if paused inside it),
@@ -162,10 +139,8 @@ class SearchController:
         :meth:`resume`). False if there is nothing to step (no search, or it is done)."""
         with self._cond:
             if self._state.active:
-                paused = self._is_paused_locked()
-                self._steer.step_iteration(paused)
-                if paused and not self._steer.stopping:
-                    self._go()
+                if self._gate.step_iteration():
+                    self._clock.resume()
                 ok = True
             else:
                 ok = self._continue_locked(step_iteration=True, pause_at=K.NEVER)
@@ -178,10 +153,8 @@ class SearchController:
             raise ValueError(f"step nodes {n}: expected a positive count")
         with self._cond:
             if self._state.active:
-                base = self._nodes_base if self._setup else int(self._ctl[K.C_NODES])
-                self._steer.step_nodes(base + n)
-                if not self._steer.stopping:
-                    self._go()
+                if self._gate.step_nodes(n, self._gate.nodes(self._nodes_base)):
+                    self._clock.resume()
                 ok = True
             else:
                 res = self._result
@@ -194,26 +167,19 @@ class SearchController:
         unlimited)."""
         check_node_limit(nodes)
         with self._cond:
-            self._nodes = nodes
-            if not self._setup and not self._steer.nodes_lifted:
-                self._ctl[K.C_LIMIT] = _kernel_nodes(nodes)
-            self._cond.notify_all()
+            self._gate.set_node_limit(nodes)
 
     def stop(self) -> None:
         """Ask the search to stop; returns at once (the worker ends it within milliseconds)."""
         with self._cond:
-            self._steer.stop()
-            self._ctl[K.C_CMD] = K.CMD_STOP
-            self._cond.notify_all()
+            self._gate.stop()
 
     def close(self, timeout: float = 5.0) -> None:
         """Stop the search and wait for the worker to end."""
         with self._cond:
-            if self._worker.withdraw() is not None and self._setup:  # never began: ends here
+            if self._worker.withdraw() is not None and self._gate.setup:  # never began
                 self._finish(self._gen, SearchState.STOPPED, None)
-            self._steer.stop()
-            self._ctl[K.C_CMD] = K.CMD_STOP
-            self._cond.notify_all()
+            self._gate.stop()
         self._worker.join(timeout)
 
     def wait(self, timeout: float | None = None) -> bool:
@@ -226,7 +192,7 @@ class SearchController:
         end = None if timeout is None else time.monotonic() + timeout
         while True:
             with self._lock:
-                if not self._state.active or self._is_paused_locked():
+                if not self._state.active or self._gate.paused():
                     return True
             if end is not None and time.monotonic() >= end:
                 return False
@@ -249,12 +215,12 @@ class SearchController:
         with self._lock:
             state = self._state
             if state.active:
-                paused = self._steer.run is Run.PAUSE or self._is_paused_locked()
+                paused = self._gate.steer.run is Run.PAUSE or self._gate.paused()
                 state = SearchState.PAUSED if paused else SearchState.SEARCHING
                 if paused:
                     self._clock.pause()
             res = self._result
-            nodes = self._nodes_base if self._setup else int(self._ctl[K.C_NODES])
+            nodes = self._gate.nodes(self._nodes_base)
             if res is not None:  # a root answered without the kernel reports its own count
                 nodes = res.nodes
             elapsed = self._active()
@@ -272,14 +238,14 @@ class SearchController:
                 iterations=its,
                 result=res,
                 value=top.value if top else None,
-                preparing=self._setup and state.active,
+                preparing=self._gate.setup and state.active,
                 lines=top.lines if top else (),
             )
 
     def path(self) -> tuple[PathEntry, ...]:
         """The search path while the kernel is paused (empty otherwise)."""
         with self._lock:
-            if not self._state.active or not self._kernel_paused():
+            if not self._state.active or not self._gate.kernel_paused():
                 return ()
             return self._buf.paused_path()
 
@@ -305,11 +271,8 @@ class SearchController:
 
         def time_up() -> None:
             with self._cond:
-                if gen != self._gen:
-                    return
-                self._steer.stop()
-                self._ctl[K.C_CMD] = K.CMD_STOP
-                self._cond.notify_all()
+                if gen == self._gen:
+                    self._gate.stop()
 
         self._time_limit.start(seconds, time_up)
 
@@ -321,13 +284,10 @@ class SearchController:
             self._nodes_base = 0
             self._iterations = []
         self._clock.start(paused, continuation=keep)
-        self._steer.begin(paused, continuation=keep)
+        self._gate.begin(paused, continuation=keep)
         self._result = None
         self._depth = len(self._iterations) + 1
-        self._driver_paused = False
-        self._pauses_seen = 0
         self._error = None
-        self._setup = True
         self._state = SearchState.SEARCHING
 
     def _continue_locked(self, step_iteration: bool, pause_at: int) -> bool:
@@ -340,9 +300,9 @@ class SearchController:
         self._last = dataclasses.replace(last, gen=self._gen, cont=True)
         self._publish_start(False, keep=True)
         if step_iteration:
-            self._steer.step_iteration(paused=False)
+            self._gate.steer.step_iteration(paused=False)
         else:
-            self._steer.step_nodes(pause_at)
+            self._gate.steer.step_nodes(pause_at)
         self._worker.submit(self._last)
         return True
 
@@ -362,23 +322,10 @@ class SearchController:
         with self._cond:
             if req.gen != self._gen:  # superseded while preparing
                 return
-            c = self._ctl
-            c[K.C_CMD] = _CMD[self._steer.run]
-            c[K.C_PAUSE_AT] = self._steer.pause_at
-            c[K.C_LIMIT] = K.NEVER if self._steer.nodes_lifted else _kernel_nodes(self._nodes)
-            self._setup = False
+            self._gate.attach()
             done = tuple(self._iterations) if req.cont else ()
         run = SearchRun(req.pos, req.opts, req.max_depth, self._buf, book, self._roots, done)
         iterative_deepening(run, _Host(self, req.gen))
-
-    def _kernel_paused(self) -> bool:
-        return (not self._setup and self._ctl[K.C_PAUSED] == 1
-                and self._ctl[K.C_PAUSES] != self._pauses_seen)
-
-    def _is_paused_locked(self) -> bool:
-        if self._setup:
-            return self._steer.run is Run.PAUSE
-        return self._driver_paused or self._kernel_paused()
 
     def _active(self) -> float:
         """Seconds searched (lock held): the running search's, or the last one's."""
@@ -392,46 +339,13 @@ class SearchController:
         with self._lock:
             return self._active()
 
-    def _take_back_unseen_resume(self) -> None:
-        """After a pause: if the kernel has not yet seen the resume before it (it looks
-        every 2 ms), it stays in the same pause loop and counts no new pause, so that pause
-        is the one to show (otherwise wait_paused would wait forever). If it is just
-        leaving the loop, it pauses again at its next node and counts that pause."""
-        c = self._ctl
-        if c[K.C_PAUSED] == 1 and c[K.C_PAUSES] == self._pauses_seen:
-            self._pauses_seen = int(c[K.C_PAUSES]) - 1
-
-    def _go(self) -> None:
-        """The steering says GO (lock held): no longer paused; tell the kernel."""
-        self._clock.resume()
-        if self._setup:
-            return  # written to the kernel when the search begins
-        # Read the pause count before publishing the new target: a kernel that reaches a
-        # near target (step_nodes(1)) between the two would otherwise count its pause into
-        # the baseline, and the pause would never be seen.
-        self._pauses_seen = int(self._ctl[K.C_PAUSES])
-        self._ctl[K.C_PAUSE_AT] = self._steer.pause_at
-        self._ctl[K.C_CMD] = K.CMD_RUN
-        self._driver_paused = False
-        self._cond.notify_all()
-
     def _pause_point(self, gen: int, depth: int) -> bool:
         """Before iteration ``depth`` of search ``gen`` (worker thread): wait while paused;
         False if the search must end (stop or limit)."""
         with self._cond:
             if gen == self._gen:
                 self._depth = depth  # the iteration about to run (or paused before)
-            while self._ctl[K.C_CMD] == K.CMD_PAUSE:
-                self._driver_paused = True
-                self._cond.wait(0.05)
-            self._driver_paused = False
-            if self._ctl[K.C_CMD] == K.CMD_STOP:
-                self._ctl[K.C_ABORT] = K.ABORT_STOP
-                return False
-            if self._ctl[K.C_NODES] >= self._ctl[K.C_LIMIT]:
-                self._ctl[K.C_ABORT] = K.ABORT_LIMIT
-                return False
-            return True
+            return self._gate.pause_point()
 
     # ------------------------------------------------------------ what the search tells
     def _publish(self, gen: int, rep: IterationReport) -> bool:
@@ -441,8 +355,7 @@ class SearchController:
             if gen != self._gen:
                 return False
             self._iterations.append(rep)
-            if self._steer.iteration_done():  # step_iteration(): pause after this one
-                self._ctl[K.C_CMD] = K.CMD_PAUSE
+            if self._gate.iteration_done():  # step_iteration(): pause after this one
                 self._clock.pause()
         self._changed()
         return True
@@ -462,10 +375,8 @@ class SearchController:
         self._clock.stop()
         self._result = res
         self._state = state
-        self._driver_paused = False
-        self._setup = False
+        self._gate.end()
         self._depth = self._iterations[-1].depth if self._iterations else 0
-        self._ctl[K.C_PAUSED] = 0
         self._time_limit.cancel()
         self._cond.notify_all()
 
