@@ -1,12 +1,11 @@
 """What the user asked a running analysis search to do: the pause/step state machine.
 
 Pure Python (no numba, no threads): :class:`Steering` holds the command of one search and
-its transitions; the :class:`~c4tui.engine.controller.SearchController` calls them under
-its lock and copies the result into the control words the kernel polls at every node
-(while the worker still prepares a search, the steering simply waits: it is written to the
-kernel when the search begins). Whether the kernel has actually reached a pause is the
-controller's business (it watches the kernel's pause counter); the steering says only
-what was asked.
+its transitions; :class:`~c4tui.engine.gate.Gate` calls them under the controller's lock
+and copies the result into the control words the kernel polls at every node (while the
+worker still prepares a search, the steering simply waits: it is written to the kernel
+when the search begins). Whether the kernel has actually reached a pause is the gate's
+business (it watches the kernel's pause counter); the steering says only what was asked.
 
 States (:class:`Run`) and transitions::
 
