@@ -37,6 +37,7 @@ from .controllers import (
     TreeControl,
 )
 from .controllers.ticker import TICK_EVERY
+from .controllers.why import WhyControl
 from .engine_bridge import EngineBridge
 from .eval_history import EvalHistory
 from .hangup import TerminalWatch
@@ -49,6 +50,7 @@ from .screens.modal import stale_key
 from .screens.palette import Palette
 from .settings import SearchSettings
 from .textual_leaks import FORGET_EVERY, forget_removed_widgets
+from .widgets.threat_panel import draw_why
 
 #: The command palette's screen id (Textual's: one palette at a time).
 PALETTE_ID = "--command-palette"
@@ -67,6 +69,9 @@ class C4App(App[None]):
         Binding("q", "quit", "quit"),
         # Textual's own, whose description and tooltip the key panel showed as one
         Binding("ctrl+q", "quit", "quit", show=False, priority=True),
+        # the why view's (controllers/why.py): on the app, so they work on any panel
+        Binding("w", "why", "why: Allis's rules in the threat panel", show=False),
+        Binding("W", "why_next", "why: the next rule's refuted groups", show=False),
     ]
 
     def __init__(self, position: Position | None = None, *,
@@ -96,6 +101,7 @@ class C4App(App[None]):
         self.review = ReviewControl(self.model, self.bridge, self, shown, updated, inaccuracy)
         self.session = SessionControl(self.model, self.files, self, autosave, restore)
         self.ticker = EngineTicker(self._engine_busy, updated)
+        self.why = WhyControl(self, updated)
         self._watch = TerminalWatch(self._terminal_gone)
 
     @property
@@ -132,6 +138,7 @@ class C4App(App[None]):
         self.preview.forget()
         self.bridge.set_position(self.position, analyse=not self.play.position_changed())
         self.review.game_changed()
+        self.why.position_changed(self.position)
         self.state_changed()
 
     def state_changed(self) -> None:
@@ -150,6 +157,7 @@ class C4App(App[None]):
         view = engine_view(self.bridge.view(self.position), self.review, self.position)
         self.evals.record(self.position, view)
         self.warn(self.bridge.take_note())  # e.g. a cache directory it cannot write
+        draw_why(self.main, self.why.shown(self.position, view.proven, self.play.hints))
         render(self.main, frame(self.model, view, self.play, self.review, self.evals,
                                 self.preview.current))
 
@@ -208,6 +216,16 @@ class C4App(App[None]):
             event.stop()
             event.prevent_default()
 
+    def action_why(self) -> None:
+        """``w``: the why view on or off (on the main screen: not under a dialog)."""
+        if self.screen is self.main:
+            self.why.toggle(self.position, self.play.hints)
+
+    def action_why_next(self) -> None:
+        """``W``: the next rule's refuted groups in the why view."""
+        if self.screen is self.main:
+            self.why.next_rule()
+
     def action_toggle_keys(self) -> None:
         """Every key of the screen in a side panel (the footer has room for a few)."""
         if self.screen.query("HelpPanel"):
@@ -248,6 +266,7 @@ class C4App(App[None]):
     def on_unmount(self) -> None:
         self.session.close(clean=False)  # kept unless the quit was clean (removed then)
         self._watch.stop()
+        self.why.close()
         self.review.cancel()
         self.bridge.shutdown()
 

@@ -122,7 +122,8 @@ def render(screen: Screen, f: Frame) -> None:
     threats.exact = view.proven if hints else None  # (hidden hints: no result shown)
     # below 110 columns the log, the threats and the path do not fit side by side:
     # the path of a paused search then takes the threats' place
-    threats.display = hints and board.show_threats and (board.big or not view.path)
+    threats.display = hints and (board.show_threats or threats.why is not None) \
+        and (board.big or not view.path)  # (why: the why view, key w, set before this)
     status = screen.query_one(StatusLine)
     status.view, status.play, status.review = view, f.play_status, f.review_status
 

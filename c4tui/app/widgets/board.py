@@ -135,6 +135,9 @@ class BoardView(Widget, can_focus=True):
     flipped: reactive[bool] = reactive(False)  #: mirrored: column g on the left
     best: reactive[BestMove | None] = reactive(None)
     show_best: reactive[bool] = reactive(False)  #: the best move marked (key b)
+    #: the why view's rule squares (key w): (col, row, letter, style), a later one drawn
+    #: over an earlier on a shared square
+    why_marks: reactive[tuple[tuple[int, int, str, str], ...]] = reactive(tuple)
 
     BINDINGS = [
         Binding("left", "cursor(-1)", "cursor left", show=False),
@@ -226,6 +229,7 @@ class BoardView(Widget, can_focus=True):
         four = set(pos.winning_four())
         best = {(c, pos.height(c)) for c in self.marked}
         threats = threat_squares(pos) if self.show_threats else {}
+        rules = {(c, r): (letter, style) for c, r, letter, style in self.why_marks}
         playable = pos.possible_squares()
         ghosts: dict[tuple[int, int], tuple[str, str]] = {}
         if self.preview:
@@ -248,6 +252,8 @@ class BoardView(Widget, can_focus=True):
                 t = threats.get((c, r))
                 if (c, r) in ghosts:
                     row.append((*ghosts[(c, r)], None))
+                elif (c, r) in rules:  # (over a threat: the why view was asked for)
+                    row.append((*rules[(c, r)], None))
                 elif t is not None:
                     row.append((*self._threat_cell(c, r, t, acute), None))
                 elif c == self.cursor and acute and not pos.is_over and not ghosts:
