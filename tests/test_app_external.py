@@ -54,8 +54,8 @@ def engine_ready(app: C4App) -> bool:
 
 def external_process(app: C4App) -> subprocess.Popen:
     ext = app.bridge._loader.external
-    assert ext is not None and ext._proc is not None
-    return ext._proc
+    assert ext is not None and ext.engine._proc is not None
+    return ext.engine._proc
 
 
 def assert_killed(proc: subprocess.Popen) -> None:
@@ -357,16 +357,17 @@ for line in sys.stdin:
 '''
 
 
-def external(tmp_path, mode: str, held: bool = False, **timeouts):
+def external(tmp_path, mode: str, held: bool = False, **timeouts: float):
     """The logging engine's ExternalSearch and log; ``held``: it answers ``ugi`` only once
     the test makes the file handshake.go."""
     from c4tui.app.external_search import ExternalSearch
+    from c4tui.ugi.engine import Timeouts
 
     log = tmp_path / "commands.txt"
     cmd = (*write(tmp_path, "logging.py", LOGGING), str(log), mode)
     if not held:
         (tmp_path / "handshake.go").touch()
-    return ExternalSearch(cmd, **timeouts), log
+    return ExternalSearch(cmd, Timeouts(**timeouts)), log
 
 
 def options(nodes: int | None = None):
@@ -406,11 +407,11 @@ def test_a_crash_during_a_search_keeps_its_result_and_says_why(tmp_path):
 
 
 def test_an_engine_that_does_not_answer_stop_is_killed(tmp_path):
-    ext, _ = external(tmp_path, "hang", stop_timeout=0.5)
+    ext, _ = external(tmp_path, "hang", stop=0.5)
     ext.open()
     ext.start(Position.from_moves("44"), *options())
     wait_until(lambda: ext.snapshot().iterations, 10, "the search")
-    proc = ext._proc
+    proc = ext.engine._proc
     started = time.monotonic()
     ext.stop()  # returns at once
     assert time.monotonic() - started < 0.1

@@ -170,18 +170,19 @@ import sys, threading
 from pathlib import Path
 sys.path.insert(0, {tests!r})
 from hostile_util import hostile
-from c4tui.app.external_io import UgiPipe
+from c4tui.app.external_search import EXTERNAL_NICE
 from c4tui.app.loader import lower_thread_priority
+from c4tui.engine.position import Position
+from c4tui.engine.seam import Limits
+from c4tui.ugi.engine import Engine
 
 def nice(tid):
     return int(Path(f"/proc/self/task/{{tid}}/stat").read_text().rsplit(")", 1)[1].split()[16])
 
-pipe = UgiPipe(hostile(Path({report!r}), "fork").split())
-pipe.spawn()
-pipe.ask("ugi", "ugiok", 30)
-pipe.send("position startpos")
-pipe.ask("go", "bestmove", 30)
-pipe.close()
+engine = Engine(hostile(Path({report!r}), "fork").split(), nice=EXTERNAL_NICE)
+engine.start()
+engine.play(Position(), Limits(nodes=None))
+engine.close()
 got = []
 def lowered():
     for _ in range(2):  # a lowered thread's second call must not lower it again

@@ -14,7 +14,7 @@ from c4tui.engine.seam import Band, PathEntry, Score, Snapshot, ThreatVerdict
 from .settings import SearchSettings
 
 if TYPE_CHECKING:
-    from .external_search import ExternalStatus
+    from c4tui.ugi.engine import EngineStatus
 
 
 def line_ends(pos: Position, line: tuple[int, ...]) -> bool:
@@ -114,7 +114,7 @@ class EngineView:
     #: its analysis: from its parent's solve, or proved by the search (sign exact)
     known: Score | None = None
     #: the external engine (``--engine``) searching instead of ours; None: ours
-    external: ExternalStatus | None = None
+    external: EngineStatus | None = None
     #: seconds since the external engine last said anything during its running search
     #: (0.0: none runs, or ours searches)
     silent: float = 0.0

@@ -22,8 +22,7 @@ from c4tui.engine.seam import (
     SearchState,
     Snapshot,
 )
-
-from .ugi_info import Info, InfoError, line_columns, square_column, to_score
+from c4tui.ugi.info import Info, InfoError, line_columns, square_column, to_score
 
 #: The window the log shows for an engine that does not say it: [-∞,∞].
 NO_WINDOW = 10_000

@@ -2,11 +2,13 @@
 
 :class:`ExternalSearch` is a :class:`~c4tui.engine.seam.SearchLike`, as the built-in
 ``SearchController`` is (``start``, ``stop``, ``snapshot`` ...), and every call returns at
-once. A daemon driver thread writes to the process (the ``ugi``/``isready`` handshake,
-then ``stop``, ``position``, ``go`` for the newest position asked for: positions the user
-skips through are never searched); the pipe's reader thread turns what the engine prints
-into an :class:`ExternalRun` (external_io.py). The UI only reads snapshots. UGI cannot
-pause, step or show a search path: those calls do nothing, and the app says so.
+once. It drives the one UGI client, :class:`c4tui.ugi.engine.Engine`: a daemon driver
+thread does its handshake (:meth:`~c4tui.ugi.engine.Engine.start`), then ``stop`` and
+``go`` for the newest position asked for (positions the user skips through are never
+searched); the client's reader thread hands each ``info`` record and the ``bestmove`` to
+this search (an :class:`~c4tui.ugi.engine.EngineListener`), which keeps them in an
+:class:`ExternalRun` (external_run.py). The UI only reads snapshots. UGI cannot pause,
+step or show a search path: those calls do nothing, and the app says so.
 """
 
 from __future__ import annotations
@@ -26,13 +28,16 @@ from c4tui.engine.seam import (
     SearchState,
     Snapshot,
 )
-from c4tui.ugi.limits import format_go
+from c4tui.ugi.engine import Engine, EngineGone, EngineListener, EngineStatus, Timeouts
+from c4tui.ugi.info import Info
 
-from .external_io import EngineGone, ExternalStatus, UgiPipe
 from .external_run import ExternalRun, waiting_snapshot
-from .ugi_info import Info, position_command
 
-__all__ = ["ExternalSearch", "ExternalStatus"]
+__all__ = ["EXTERNAL_NICE", "ExternalSearch"]
+
+#: The external process runs this much below the app's CPU priority (the UI wins the
+#: cores; capped at 19, never above the app's own).
+EXTERNAL_NICE = 5
 
 #: Under ``go infinite``, a proven result (a mate score) as the engine's only word, then
 #: this many seconds of silence, end the search as done: an engine that answered from its
@@ -41,14 +46,14 @@ __all__ = ["ExternalSearch", "ExternalStatus"]
 QUIET_AFTER_PROOF = 2.0
 
 
-class ExternalSearch(UgiPipe):
+class ExternalSearch(EngineListener):
     """An external engine process with the built-in search controller's interface."""
 
-    def __init__(self, argv: Sequence[str], *, ugi_timeout: float = 10.0,
-                 ready_timeout: float = 300.0, stop_timeout: float = 5.0) -> None:
-        super().__init__(argv)
-        self._timeouts = (ugi_timeout, ready_timeout, stop_timeout)
-        self._hash_sent: int | None = None
+    def __init__(self, argv: Sequence[str], timeouts: Timeouts | None = None) -> None:
+        #: the client; its lock guards this search's state too (its hooks run under it)
+        self.engine = Engine(argv, nice=EXTERNAL_NICE, timeouts=timeouts or Timeouts(),
+                             error_prefix="external engine", listener=self)
+        self._cond = self.engine.lock
         # the newest search asked for: generation, position, limits, hash MB
         self._want: tuple[int, Position, Limits, int | None] | None = None
         self._gen = 0
@@ -56,6 +61,19 @@ class ExternalSearch(UgiPipe):
         self._run: ExternalRun | None = None
         self._run_gen = -1
         self._heard = time.monotonic()  # the running search's last info line
+
+    @property
+    def error(self) -> str:
+        """Why the engine failed (``external engine NAME: why``), or "" while it works."""
+        return self.engine.error
+
+    def status(self) -> EngineStatus:
+        """What the status line says about the engine."""
+        return self.engine.status()
+
+    def close(self) -> None:
+        """Kill the engine (and whatever it started) at once; never waits."""
+        self.engine.close()
 
     # ------------------------------------------------------------ the controller's API
     def open(self) -> None:
@@ -107,7 +125,7 @@ class ExternalSearch(UgiPipe):
         """The newest search asked for: running, ended, or still waiting to be sent."""
         with self._cond:
             if self._want is not None and self._want[0] != self._run_gen:
-                return waiting_snapshot(SearchState.IDLE if self.error
+                return waiting_snapshot(SearchState.IDLE if self.engine.error
                                         else SearchState.SEARCHING)
             if self._run is None or self._run_gen != self._gen:
                 return waiting_snapshot(SearchState.IDLE if self._want is None
@@ -131,7 +149,7 @@ class ExternalSearch(UgiPipe):
             time.sleep(0.01)
         return True
 
-    # ------------------------------------------------------------ the pipe's hooks
+    # ------------------------------------------------------------ the client's hooks
     def silence(self) -> float:
         """Seconds since the running search's engine last said anything (0.0: no search
         of the newest position runs)."""
@@ -155,32 +173,21 @@ class ExternalSearch(UgiPipe):
     # ------------------------------------------------------------------ the driver
     def _drive(self) -> None:
         try:
-            self.spawn()
-            self._handshake()
+            with self._cond:
+                want = self._want
+            self.engine.start(new_game=True, hash_mb=want[3] if want is not None else None)
             while self._serve_one():
                 pass
         except EngineGone as exc:
-            self.fail(str(exc))
+            self.engine.fail(str(exc))
         except Exception as exc:  # a bug here must not take the app down: say it
-            self.fail(f"{type(exc).__name__}: {exc}")
-
-    def _handshake(self) -> None:
-        ugi_timeout, ready_timeout, _ = self._timeouts
-        self.ask("ugi", "ugiok", ugi_timeout)
-        with self._cond:
-            want = self._want
-        self._set_hash(want[3] if want is not None else None)
-        self.send("uginewgame")
-        self.ask("isready", "readyok", ready_timeout)
-        with self._cond:
-            self.ready = True
-            self._cond.notify_all()
+            self.engine.fail(f"{type(exc).__name__}: {exc}")
 
     def _serve_one(self) -> bool:
         """Wait for something to do and do it; False once quitting."""
         with self._cond:
             while True:
-                if self._quit:
+                if self.engine.closing:
                     return False
                 run, want = self._run, self._want
                 newer = want is not None and want[0] != self._run_gen
@@ -198,17 +205,16 @@ class ExternalSearch(UgiPipe):
         if stopping:  # stop it (and keep its result) first
             assert run is not None
             # done when the search ended: its bestmove may cross our stop on the way
-            self.ask("stop", "bestmove", self._timeouts[2], done=lambda: not run.active)
+            self.engine.stop(done=lambda: not run.active)
             return True
         assert want is not None
         gen, pos, limits, hash_mb = want
-        self._set_hash(hash_mb)
+        self.engine.set_hash(hash_mb)
         new = ExternalRun(pos, limits)
         with self._cond:
             self._run, self._run_gen = new, gen
             self._heard = time.monotonic()
-        self.send(position_command(pos))
-        self.send(go_command(limits))
+        self.engine.go(pos, asked(limits))
         return True
 
     def _quiet_left(self, run: ExternalRun | None) -> float | None:
@@ -221,17 +227,10 @@ class ExternalSearch(UgiPipe):
             return None  # the engine ends a limited search itself
         return max(0.0, QUIET_AFTER_PROOF - (time.monotonic() - self._heard))
 
-    def _set_hash(self, mb: int | None) -> None:
-        """``setoption name Hash`` when the engine has it and the size changed."""
-        default = self.hash_default
-        if mb is not None and default is not None and mb != (self._hash_sent or default):
-            self.send(f"setoption name Hash value {mb}")
-            self._hash_sent = mb
 
-
-def go_command(limits: Limits) -> str:
-    """The ``go`` that asks for ``limits``: ``go nodes 2000000``, or ``go infinite`` when
-    they have no bound (the analysis then runs until the user stops it)."""
+def asked(limits: Limits) -> Limits:
+    """What the engine is asked for: ``limits``, or ``go infinite`` when they have no
+    bound (the analysis then runs until the user stops it)."""
     if limits.nodes is None and limits.depth is None and limits.time is None:
-        limits = replace(limits, infinite=True)
-    return format_go(limits)
+        return replace(limits, infinite=True)
+    return limits

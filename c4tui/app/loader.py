@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from c4tui.engine.priority import lower_priority
 from c4tui.engine.seam import SearchLike, default_threads
+from c4tui.ugi.engine import Timeouts
 
 from . import settings as app_settings
 from .engine_view import EngineState
@@ -61,10 +62,9 @@ class EngineLoader:
                  external: Sequence[str] = ()) -> None:
         """``external``: an external engine's command, started with the loading."""
         self._on_ready = on_ready
-        self.external = ExternalSearch(
-            external, ugi_timeout=app_settings.EXTERNAL_UGI_TIMEOUT,
-            ready_timeout=app_settings.EXTERNAL_READY_TIMEOUT,
-            stop_timeout=app_settings.EXTERNAL_STOP_TIMEOUT) if external else None
+        self.external = ExternalSearch(external, Timeouts(
+            ugi=app_settings.EXTERNAL_UGI_TIMEOUT, ready=app_settings.EXTERNAL_READY_TIMEOUT,
+            stop=app_settings.EXTERNAL_STOP_TIMEOUT)) if external else None
         self._lock = threading.Lock()
         self.state = EngineState.LOADING
         self.message = ""

@@ -5,9 +5,10 @@ so that killing it takes whatever it started), writes commands, and reads its ou
 daemon threads: standard output line by line (answers are counted for :meth:`ask`, ``id
 name``, ``option ... Hash`` and ``response`` are kept, every line goes to the subclass's
 :meth:`on_line`) and standard error (its last lines say why a crash happened). Whatever
-goes wrong becomes :class:`EngineGone` with a one-line reason. Used by the app's external
-engine (``c4tui --engine CMD``, :mod:`c4tui.app.external_io`) and by ``c4tui match``
-(:mod:`c4tui.match.player`). Imports nothing of the app or the CLI.
+goes wrong becomes :class:`EngineGone` with a one-line reason. The protocol on top (the
+handshake, options, ``play``, ``analysis``) is :class:`c4tui.ugi.engine.Engine`'s, the one
+client used by the app's external engine and by ``c4tui match``. Imports nothing of the
+app or the CLI.
 
 The engine is a hostile peer: everything it prints that is kept is bounded (a line is
 read in pieces of :data:`MAX_LINE` bytes, only the answer words of :data:`ANSWERS` are
@@ -188,6 +189,13 @@ class UgiClient:
         if done is None:
             done = lambda: self._seen.get(answer, 0) != before  # noqa: E731
         self.send(line)
+        self.await_answer(answer, timeout, done, line)
+
+    def await_answer(self, answer: str, timeout: float, done: Callable[[], bool],
+                     after: str) -> None:
+        """Wait until ``done()`` (checked with ``_cond`` held) or the engine ends, at most
+        ``timeout`` s (``math.inf``: no limit); EngineGone on timeout (``no ANSWER within
+        T s after AFTER``) or exit. ``answer`` is what the status line says it waits for."""
         start = time.monotonic()
         exited: float | None = None  # when the process was seen to have ended
         with self._cond:
@@ -199,7 +207,7 @@ class UgiClient:
                     if left <= 0:
                         printed = f" (it printed '{self._printed[-1]}')" \
                             if self._printed else ""
-                        raise EngineGone(f"no {answer} within {timeout:g} s after {line}"
+                        raise EngineGone(f"no {answer} within {timeout:g} s after {after}"
                                          f"{printed}")
                     # an engine that exited while a process it started holds its output
                     # open never sends the end of its output: it is gone once what it

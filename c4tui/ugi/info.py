@@ -1,10 +1,13 @@
-"""Reading an external UGI engine's output: ``info`` lines, moves and scores (pure Python).
+"""Reading a UGI engine's output: ``info`` lines, moves and scores (pure Python).
 
-UGI is UCI generalised to any game (docs/protocol.md). An ``info`` line is a list of
-``key value`` pairs; ``pv`` and ``string`` take the rest of the line. Engines differ in
-what they send, so every field is optional; a line that cannot be read raises
-:class:`InfoError` with a one-line reason (the app shows it and reads on) that quotes the
-engine's words escaped and cut (:func:`~c4tui.ugi.client.shorten`): a hostile engine's
+The client's side of what :mod:`c4tui.ugi.jobs` prints (kept beside it: one protocol, one
+package). :class:`c4tui.ugi.engine.Engine` parses every ``info`` line with
+:func:`parse_info`; the app turns the records into its own (:func:`to_score`,
+:func:`line_columns`). UGI is UCI generalised to any game (docs/protocol.md). An ``info``
+line is a list of ``key value`` pairs; ``pv`` and ``string`` take the rest of the line.
+Engines differ in what they send, so every field is optional; a line that cannot be read
+raises :class:`InfoError` with a one-line reason (the app shows it and reads on) that
+quotes the engine's words escaped and cut (:func:`~c4tui.ugi.client.shorten`): a hostile engine's
 escape sequences never reach the screen.
 """
 

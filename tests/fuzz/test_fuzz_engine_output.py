@@ -53,7 +53,7 @@ line = st.builds(lambda a, rest: (a + " " + "".join(rest)).strip(), first,
                  st.lists(piece, max_size=6)).filter(lambda x: bool(x.split()))
 
 
-def _feed(client: ExternalSearch | Player, lines: list[str]) -> None:
+def _feed(client: Engine, lines: list[str]) -> None:
     for text in lines:
         client._line(text)
 
@@ -69,19 +69,19 @@ def test_the_status_line_shows_an_external_engines_words_escaped(lines):
     """Its name and notes on the app's status line, as drawn."""
     count("engine output: the app's status line", len(lines))
     ext = ExternalSearch(["hostile"])
-    _feed(ext, lines)
+    _feed(ext.engine, lines)
     status = ext.status()
     assert_shown(status.name, 30)
     assert_shown(status.message)
-    ext.ready = True
+    ext.engine.ready = True
     widget = StatusLine()
     widget.view = EngineView(EngineState.READY, SearchSettings(), external=status)
     drawn = widget.render().plain
     assert not raw(drawn), raw(drawn)[:5]
-    ext.fail("it went away")  # the failure line names it
+    ext.engine.fail("it went away")  # the failure line names it
     widget.view = EngineView(EngineState.READY, SearchSettings(), external=ext.status())
     assert not raw(widget.render().plain)
-    assert len(ext._seen) <= len(ANSWERS)  # only the answers are counted
+    assert len(ext.engine._seen) <= len(ANSWERS)  # only the answers are counted
 
 
 @fuzz(fast=60)
