@@ -55,6 +55,18 @@ class Preview:
         return full if len(full) <= width else what
 
 
+def _playable(start: Position | None, line: tuple[int, ...]) -> bool:
+    """Every move of ``line`` can be played in turn from ``start``."""
+    if start is None:
+        return False
+    p = start.copy()
+    for col in line:
+        if p.is_over or not p.can_play(col):
+            return False
+        p.play(col)
+    return True
+
+
 class PreviewControl:
     """``current`` is None or the :class:`Preview` shown; ``draw`` shows one on the
     board and in the analysis panel (nothing else changes: a hover is cheap)."""
@@ -76,6 +88,10 @@ class PreviewControl:
             preview = None
         if preview is not None and preview.start is None:
             preview = replace(preview, start=self.model.position.copy())
+        if preview is not None and not _playable(preview.start, preview.line):
+            # a line of an older answer: it is not shown, never raised (the monkey fuzzer)
+            self.host.error("preview: that line is not of this position")
+            preview = None
         self.current = preview
         self._draw(preview)
 
@@ -88,12 +104,13 @@ class PreviewControl:
         """``v``: preview the cursor column ``col``'s line, from its first move."""
         name = COLUMN_NAMES[col]
         pos = self.model.position
+        if pos.is_over:  # before the view: its lines may be of the position before the end
+            self.host.error("preview: the game is over")
+            return
         view = self.bridge.view(pos)
         line = view.line(col)
         if line:
             self.set(Preview(line, 1, f"col {name}"))
-        elif pos.is_over:
-            self.host.error("preview: the game is over")
         elif not pos.can_play(col):
             self.host.error(f"preview: column {name} is full")
         elif view.value(col) is None and not view.state.waiting \
