@@ -20,7 +20,8 @@ solver or the books), since finding them takes the engine.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Protocol
 from xml.sax.saxutils import escape, quoteattr
 
@@ -65,8 +66,23 @@ RING = "#f4d0d2"
 INK = "#1a1a1a"
 BEST_FILL = "#1a1a1a"
 LEGEND_LINE = 18
+#: The rules' marks (``c4tui explain --svg``): one colour per rule, dark enough on the
+#: white hole for its letter; none is the discs' yellow or red.
+RULE_COLOURS = ("#00838f", "#2e7d32", "#6a1b9a", "#1565c0", "#e65100", "#ad1457",
+                "#4e342e", "#37474f")
 #: The narrowest picture: the legend's longest line (13 px sans-serif) fits.
 LEGEND_WIDTH = 480
+
+
+@dataclass(frozen=True)
+class RuleMark:
+    """One rule's squares to mark on the board: its ``letter`` (the picture reads without
+    colour), what the legend says of it (``words``), its ``squares`` (0-based column,
+    row)."""
+
+    letter: str
+    words: str
+    squares: tuple[tuple[int, int], ...]
 
 
 def _attrs(**values: object) -> str:
@@ -95,18 +111,26 @@ def _disc(cx: float, cy: float, r: float, player: int, cls: str,
 
 
 def board_svg(pos: Position, best: Iterable[int] = (), best_words: str = "",
-              threats: bool = True, last: bool = True, title: str | None = None) -> str:
+              threats: bool = True, last: bool = True, title: str | None = None,
+              rules: Sequence[RuleMark] = (), rules_words: str = "") -> str:
     """The SVG picture of ``pos``.
 
     ``best``: columns (0-based) to mark as best moves, and ``best_words`` what the legend
     says of them (``White wins in 9``); ``threats``: draw both sides' threat squares;
-    ``last``: mark the last move's disc; ``title``: a line above the board (escaped).
+    ``last``: mark the last move's disc; ``title``: a line above the board (escaped);
+    ``rules``: squares to mark per rule (a ringed square with the rule's letter; the
+    letters of every rule through a square), with ``rules_words`` the legend's line above
+    the rules' (``Black at least draws by these rules``). Without ``rules`` the picture
+    is what it was before they existed.
     """
     best = sorted(set(best))
     top = LEGEND_LINE if title else 0
     board_w, board_h = WIDTH * CELL, HEIGHT * CELL
     x0, y0 = MARGIN, top + MARGIN  # the board's top-left corner (room for the triangles)
     legend = _legend_lines(pos, best, best_words, threats, last)
+    if rules or rules_words:
+        legend += [rules_words] if rules_words else []
+        legend += [f"{m.letter}: {m.words}" for m in rules]
     width = max(board_w + 2 * MARGIN, LEGEND_WIDTH)  # the legend's lines fit
     height = y0 + board_h + MARGIN + LEGEND_LINE * len(legend) + 8
     r = CELL * 0.4
@@ -164,6 +188,7 @@ def board_svg(pos: Position, best: Iterable[int] = (), best_words: str = "",
                 out.append(_tag("text", letter, class_="threat-letter", x=cx + dx,
                                 y=cy + font * 0.37, text_anchor="middle", font_weight="bold",
                                 font_size=font, fill=INK if p == 0 else "#ffffff"))
+    out += _rule_marks(rules, centre, r)
     if last and pos.history:
         col = pos.history[-1]
         cx, cy = centre(col, pos.height(col) - 1)
@@ -186,6 +211,33 @@ def board_svg(pos: Position, best: Iterable[int] = (), best_words: str = "",
         y += LEGEND_LINE
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def _rule_marks(rules: Sequence[RuleMark], centre: Callable[[int, int], tuple[float, float]],
+                r: float) -> list[str]:
+    """A square outline in the first rule's colour on each square of the rules, with the
+    letters of every rule through it (befores share squares): ``class="rule-mark"``,
+    ``data-square="b2"``, ``data-rules="AB"``."""
+    through: dict[tuple[int, int], list[int]] = {}
+    for i, mark in enumerate(rules):
+        for square in mark.squares:
+            through.setdefault(square, []).append(i)
+    out = []
+    for (col, row), which in sorted(through.items()):
+        cx, cy = centre(col, row)
+        letters = "".join(rules[i].letter for i in which)
+        colour = RULE_COLOURS[which[0] % len(RULE_COLOURS)]
+        side = r * 1.5
+        shown = letters if len(letters) <= 3 else letters[:2] + "+"
+        name = f"{COLUMN_NAMES[col]}{row + 1}"
+        out.append(f"<g {_attrs(class_='rule-mark', data_square=name, data_rules=letters)}>")
+        out.append(_tag("rect", x=cx - side / 2, y=cy - side / 2, width=side, height=side,
+                        rx=6, fill="none", stroke=colour, stroke_width=3))
+        out.append(_tag("text", shown, x=cx, y=cy + 6, text_anchor="middle",
+                        font_weight="bold", font_size=17 if len(shown) == 1 else 13,
+                        fill=colour))
+        out.append("</g>")
+    return out
 
 
 def _legend_lines(pos: Position, best: list[int], best_words: str, threats: bool,

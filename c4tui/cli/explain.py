@@ -12,24 +12,28 @@ import json
 import math
 import sys
 from collections.abc import Iterable
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from c4tui.bounded import LineTooLong
+from c4tui.bounded import LineTooLong, shown
 
 from . import options
-from .errors import USAGE, bad_value
+from .errors import FAILURE, USAGE, bad_value, fail
 from .size import SIZE_OPTION, check_size
 
 if TYPE_CHECKING:
     from c4tui.engine.explain import Certificate, ProofNode, RuleUse
+    from c4tui.engine.picture import RuleMark
     from c4tui.engine.position import Position
 
 #: The longest budget taken (a day): past it a typo more likely than a wish.
 MAX_BUDGET = 86_400.0
 #: How many lines of a proof tree the text output prints (the JSON has every rule).
 TREE_LINES = 60
+#: The rules' letters in the picture (--svg), one per rule instance.
+SVG_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
 def _budget(text: str) -> float:
@@ -71,6 +75,13 @@ def explain(
                                  help="The side to argue for (default: Black, or White "
                                  "when it holds an odd threat).")
     ] = None,
+    svg: Annotated[
+        str | None, typer.Option("--svg", metavar="FILE", show_default=False,
+                                 help="Also draw the position with the rules' squares "
+                                 "marked (a letter per rule) and a legend, to FILE "
+                                 "(one position; '-': standard output instead of the "
+                                 "text).")
+    ] = None,
     size: SIZE_OPTION = None,
 ) -> None:
     """Explain positions with Allis's nine rules: which side they prove at least draws
@@ -88,8 +99,73 @@ def explain(
     who = _side(side)
     from .solve import argument_positions
 
+    if svg is not None:
+        raise typer.Exit(_explain_svg(moves, svg, seconds, who, as_json))
     lines = argument_positions(moves) if moves is not None else options.stdin_positions()
     raise typer.Exit(_explain_lines(lines, seconds, who, as_json))
+
+
+def _explain_svg(moves: list[str] | None, svg: str, budget: float, side: int | None,
+                 as_json: bool) -> int:
+    """``--svg``: one position's certificate as a picture, written whole or not at all
+    (nothing is written for bad input); the text (or JSON) on stdout as usual."""
+    from c4tui.engine.explain import explain as find
+    from c4tui.engine.picture import board_svg
+    from c4tui.engine.position import Position
+
+    if moves is None or len(moves) != 1:
+        fail("explain: --svg draws one position: give exactly one (\"\" the empty board)")
+    if svg != "-" and Path(svg).expanduser().is_dir():
+        fail(f"explain: --svg {shown(svg)}: is a folder")
+    try:
+        pos = Position.parse(moves[0])
+        if pos.is_over:
+            raise ValueError("the game is already over" if pos.winner is not None
+                             else "the board is full")
+    except ValueError as exc:
+        fail(f"explain: argument 1: {exc}")
+    cert = find(pos, side, budget)
+    marks, words = svg_rules(pos, cert)
+    picture = board_svg(pos, threats=False, title=f"{cert.moves or 'the empty board'}: "
+                        f"{cert.proves or 'proves nothing'}", rules=marks,
+                        rules_words=words)
+    if svg == "-":
+        sys.stdout.write(picture)
+        return 0
+    from c4tui.atomicfile import atomic_write
+
+    try:
+        atomic_write(Path(svg).expanduser(), picture.encode(), overwrite=True)
+    except OSError as exc:
+        fail(f"explain: {shown(svg)}: {exc.strerror or exc}", FAILURE)
+    sys.stdout.write((_json(cert) if as_json else _text(pos, cert)) + "\n")
+    return 0
+
+
+def svg_rules(pos: Position, cert: Certificate) -> tuple[list[RuleMark], str]:
+    """The picture's marks: the rules of the proof's first leaf (the position's own when
+    the rules prove it), a letter each, and the legend's line above them. A certificate
+    the checker did not confirm marks nothing."""
+    from c4tui.engine.picture import RuleMark
+    from c4tui.engine.position import parse_square
+
+    if cert.proves is None or cert.proof is None:
+        return [], f"no proof ({'; '.join(cert.notes)})"
+    if not cert.checked:
+        return [], "the checker refused the proof: nothing marked"
+    leaf = cert.proof
+    while leaf.children:
+        leaf = leaf.children[0]
+    after = _squares(pos, leaf.moves)
+    where = f"after {after}" if after else "here"
+    words = f"{cert.proves[:1].upper()}{cert.proves[1:]}: the rules {where} (checked)"
+    marks = []
+    for i, use in enumerate(leaf.rules):
+        squares = tuple(sq for sq in (parse_square(n) for n in use.squares) if sq)
+        letter = SVG_LETTERS[i] if i < len(SVG_LETTERS) else f"{i + 1}"
+        group = f" (group {use.group})" if use.group else ""
+        marks.append(RuleMark(letter, f"{use.rule} {' '.join(use.squares)}{group}", squares))
+    return marks, words
 
 
 def _explain_lines(lines: Iterable[tuple[str, str | LineTooLong]], budget: float,
