@@ -32,9 +32,6 @@ from .scores import moves_to_end, result_words
 
 # ------------------------------------------------------------------ limits
 
-#: A search's node limit when none is given: MILTON's one million nodes (``c4tui analyze``;
-#: the workstation sets its own, app/settings.py).
-DEFAULT_NODES = 1_000_000
 MAX_NODE_LIMIT = 10**12
 #: Hash size (tables 1 and 2 of the analysis search) in MB.
 DEFAULT_HASH_MB = 16
@@ -119,10 +116,12 @@ def check_seconds(seconds: float | None) -> float | None:
 class Limits:
     """What bounds a search (python-chess's ``Limit``), validated once, where it is made
     (``ValueError`` with a one-line message). The search ends at the first bound reached,
-    and at the latest at the full depth (an exact answer). Every front end builds one: the
-    workstation's settings hold one, ``c4tui analyze`` and the UGI's ``go`` make one."""
+    and at the latest at the full depth (an exact answer). Every field is None by default:
+    ``Limits()`` is unbounded, and each front end applies its own default where it builds
+    one (``c4tui analyze``: MILTON's 1M nodes, cli/options.py; the workstation:
+    app/settings.py; the UGI's ``go``: none, docs/protocol.md)."""
 
-    nodes: int | None = DEFAULT_NODES  #: nodes over all iterations; None: no node limit
+    nodes: int | None = None  #: nodes over all iterations; None: no node limit
     depth: int | None = None  #: plies; None: up to the number of empty squares
     time: float | None = None  #: seconds from the start; None: no time limit
     #: UGI's ``go infinite``: the answer waits for ``stop`` (the bounds above still hold)

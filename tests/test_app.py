@@ -101,7 +101,7 @@ async def test_move_list_shows_numbered_pairs_and_jumps():
     async with app.run_test(size=(80, 24)) as pilot:
         text = str(app.query_one("#moves").render())
         assert "1. d1 d2 2. e1 c1" in text
-        await app.run_action("screen.goto_ply(1)")
+        await app.run_action("screen.tree('goto', 1)")
         await pilot.pause()
         assert app.position.digits() == "4"
         # click "e1" (third ply) in the move list: "start 1. d1 d2 2. e1"
@@ -431,7 +431,7 @@ async def test_absurd_numbers_in_prompts_give_one_line_errors():
             assert app.last_error.startswith(f"{what}: 1.0e400 is out of range")
             assert "\n" not in app.last_error
         assert app.is_running and app.model.line == [3, 3, 4, 2]
-        assert app.settings.limits.nodes == 2_000_000 and app.settings.hash_mb == 16
+        assert app.settings.search_limits().nodes == 2_000_000 and app.settings.hash_mb == 16
         await pilot.press("H")
         await pilot.pause()
         app.screen.query_one("#prompt-input").value = "1.5"

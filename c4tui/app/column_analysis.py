@@ -67,7 +67,7 @@ class ColumnAnalysis:
             self._running = None
 
     def _deep_nodes(self) -> int:
-        nodes = self._settings.limits.nodes
+        nodes = self._settings.search_limits().nodes  # the built-in search's
         share = MAX_COLUMN_NODES if nodes is None else min(nodes // 7, MAX_COLUMN_NODES)
         return max(MIN_COLUMN_NODES, share)
 

@@ -131,10 +131,8 @@ class EngineBridge:
 
     def _start(self, eng: Engine, pos: Position, paused: bool = False) -> None:
         s = self.settings
-        # an external engine searches without limit (go infinite) unless the user set one
-        limits = s.limits if s.limit_set or not self.external else Limits(nodes=None)
-        eng.search.start(pos, limits, SearchOptions(hash_mb=s.hash_mb, use_book=s.book,
-                                                    multipv=s.multipv), paused=paused)
+        opts = SearchOptions(hash_mb=s.hash_mb, use_book=s.book, multipv=s.multipv)
+        eng.search.start(pos, s.search_limits(self.external), opts, paused=paused)
         self._search_key = pos.key()
 
     def _current(self, eng: Engine) -> Snapshot | None:
@@ -217,8 +215,7 @@ class EngineBridge:
 
     def set_node_limit(self, n: int) -> None:
         """A new ``Limits.nodes`` for the running search and the next ones."""
-        self.settings.limits = dataclasses.replace(self.settings.limits, nodes=n)
-        self.settings.limit_set = True
+        self.settings.limits = dataclasses.replace(self.settings.limits or Limits(), nodes=n)
         eng = self._engine
         if eng is None:
             return

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 
 from c4tui.engine.seam import DEFAULT_HASH_MB, Limits, check_hash_mb
 
-#: The analysis search's node limit in the workstation (``--nodes``, key ``l``).
+#: The built-in analysis search's node limit in the workstation until the user sets one
+#: (``--nodes``, key ``l``); an external engine has none then (``go infinite``).
 WORKSTATION_NODES = 2_000_000
 #: Seconds the exact solver may take for the move values before they go heuristic.
 EXACT_BUDGET = 3.0
@@ -38,14 +39,12 @@ class SearchSettings:
     """The workstation's engine settings (the limits validate themselves when made)."""
 
     auto: bool = True  #: start a search on every new position
-    #: what bounds each analysis search (``limits.nodes``: ``--nodes``, key ``l``)
-    limits: Limits = Limits(nodes=WORKSTATION_NODES)
+    #: the bounds the user set for each analysis search (``--nodes``, key ``l``); None:
+    #: none set, the workstation's defaults apply (:meth:`search_limits`)
+    limits: Limits | None = None
     hash_mb: int = DEFAULT_HASH_MB  #: the analysis search's tables (``--hash``, key ``H``)
     #: an external UGI engine's command (``--engine``) instead of the built-in search
     engine_cmd: tuple[str, ...] = ()
-    #: the user set the node limit (``--nodes``, ``l``): an external engine then gets
-    #: ``go nodes N``, otherwise ``go infinite``
-    limit_set: bool = False
     #: the analysis search probes the opening books (off: ``--no-book``, key ``B``, to
     #: watch it search an opening position; the exact values keep the books)
     book: bool = True
@@ -54,3 +53,12 @@ class SearchSettings:
 
     def __post_init__(self) -> None:
         check_hash_mb(self.hash_mb)  # ValueError with a one-line message
+
+    def search_limits(self, external: bool = False) -> Limits:
+        """What bounds an analysis search: the user's :attr:`limits`; without them, the
+        workstation's defaults, the one place they are applied: :data:`WORKSTATION_NODES`
+        for the built-in search, and no bound for an ``external`` engine (``go infinite``:
+        it searches until it is done or the position changes)."""
+        if self.limits is not None:
+            return self.limits
+        return Limits() if external else Limits(nodes=WORKSTATION_NODES)

@@ -216,10 +216,7 @@ def analyze(
                      show_default=False),
     ] = None,
     nodes: Annotated[
-        str | None,
-        typer.Option("--nodes", metavar="N", show_default=False,
-                     help=f"Node limit ({options.NODES_HELP}; 0: none; default: the "
-                     "search's)."),
+        str | None, options.nodes_option("Node limit", "1M, MILTON's")
     ] = None,
     hash_text: Annotated[
         str | None, options.hash_option("Tables of the search", "the search's")
@@ -284,7 +281,7 @@ def _setup(moves: list[str] | None, depth: int | None, nodes: str | None,
         check_range("--depth", depth, 1, SIZE, "plies")
     if multipv is not None:
         check_range("--multipv", multipv, 1, WIDTH, "lines")
-    limit = options.nodes(nodes, lo=0)
+    limit = options.node_limit(nodes, options.MILTON_NODES)
     hash_mb = options.hash_mb(hash_text)
     try:
         pos = Position.parse(read_moves(moves))
@@ -297,8 +294,7 @@ def _setup(moves: list[str] | None, depth: int | None, nodes: str | None,
         opts = dataclasses.replace(opts, hash_mb=hash_mb)
     if multipv is not None:
         opts = dataclasses.replace(opts, multipv=multipv)
-    limits = Limits(depth=depth) if limit is None else \
-        Limits(nodes=limit or None, depth=depth)  # 0: no limit
+    limits = Limits(nodes=limit, depth=depth)
     return pos, limits, opts
 
 

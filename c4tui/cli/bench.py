@@ -38,8 +38,7 @@ def bench(
                            "analysis search at --nodes per move.")
     ] = False,
     nodes_text: Annotated[
-        str | None, typer.Option("--nodes", help=f"Nodes per move for --accuracy "
-                                 f"({options.NODES_HELP}; default: the search's).")
+        str | None, options.nodes_option("Nodes per move for --accuracy", "1M, MILTON's")
     ] = None,
     sets: Annotated[
         list[str] | None, typer.Option("--set", help="Pons set name, or a file of '<moves> "
@@ -135,7 +134,7 @@ def _accuracy(file: Path | None, nodes_text: str | None) -> None:
     from .bench_latency import bench_accuracy, positions_file
 
     path = file or positions_file()
-    bench_accuracy(Console(), path, options.nodes(nodes_text))
+    bench_accuracy(Console(), path, options.node_limit(nodes_text, options.MILTON_NODES))
 
 
 def _scaling(sets: list[str] | None, count: int, hash_text: str | None,

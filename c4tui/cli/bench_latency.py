@@ -153,8 +153,8 @@ def _targets(console: Console, ours: Latency, theirs: Latency | None) -> bool:
 
 
 def bench_accuracy(console: Console, path: Path, nodes: int | None) -> None:
-    """MILTON's analysis search at ``nodes`` per move (None: the search's default node
-    limit); last line ``accuracy K/N = P%``."""
+    """MILTON's analysis search at ``nodes`` per move (None: no node limit); last line
+    ``accuracy K/N = P%``."""
     from c4tui.engine.analysis_bench import accuracy
     from c4tui.engine.seam import Limits, SearchOptions
 
@@ -167,10 +167,11 @@ def bench_accuracy(console: Console, path: Path, nodes: int | None) -> None:
             console.print(f"{i}/{n}: {ok} correct ({time.perf_counter() - t0:.0f} s)",
                           markup=False)
 
-    limits = Limits() if nodes is None else Limits(nodes=nodes)
+    limits = Limits(nodes=nodes)
     r = accuracy(limits, SearchOptions(), path, 1, progress, books)
     for m in r.misses:
         console.print(f"miss {m}", markup=False)
-    console.print(f"{r.nodes} nodes in {r.seconds:.0f} s at {limits.nodes} nodes per move",
+    per_move = limits.nodes or "unlimited"
+    console.print(f"{r.nodes} nodes in {r.seconds:.0f} s at {per_move} nodes per move",
                   markup=False)
     console.print(f"accuracy {r.correct}/{r.total} = {100 * r.share:.2f}%", markup=False)

@@ -7,18 +7,21 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from c4tui.bounded import shown
+from c4tui.engine.seam import Limits
 from c4tui.match.adjudicator import DEFAULT_EMPTY, MAX_EMPTY
 from c4tui.match.game import GameRecord
 from c4tui.match.player import DEFAULT_TIMEOUT
 from c4tui.match.runner import MAX_CONCURRENCY, MatchConfig, MatchState
 from c4tui.units import UnitError, parse_count, plural
 
+from . import options
 from .errors import FAILURE, bad_value, fail
 from .size import SIZE_OPTION, check_size
 
@@ -39,18 +42,26 @@ def _engine(text: str | None, name: str) -> tuple[str, ...] | None:
     return tuple(argv) or None
 
 
-def _pair(text: str | None, option: str, hi: int) -> tuple[int | None, int | None]:
-    """``N`` (both engines) or ``A/B`` (each its own) as two counts."""
+def _pair(text: str | None, option: str,
+          count: Callable[[str], int]) -> tuple[int | None, int | None]:
+    """``N`` (both engines) or ``A/B`` (each its own) as two counts, each read by
+    ``count``."""
     if text is None:
         return None, None
     parts = text.split("/")
     if len(parts) > 2:
         bad_value(option, repr(text), "expected N, or A/B (engine A's, then B's)")
     try:
-        values = [parse_count(p, option, 1, hi) for p in parts]
+        values = [count(p) for p in parts]
     except UnitError as exc:
         bad_value(option, exc.value, exc.reason)
     return values[0], values[-1]
+
+
+def _limits(nodes: int | None, movetime_ms: int | None) -> Limits:
+    """One engine's bounds per move: ``--nodes`` (0: none) and ``--movetime``."""
+    return Limits(nodes=nodes or None,
+                  time=None if movetime_ms is None else movetime_ms / 1000)
 
 
 def _options(pairs: list[str], option: str) -> dict[str, str]:
@@ -80,10 +91,9 @@ def match(
     opening_plies: Annotated[int, typer.Option(
         "--opening-plies", help="Discs of the book's openings (1-8).")] = 4,
     seed: Annotated[int, typer.Option("--seed", help="Shuffles the book's openings.")] = 0,
-    nodes: Annotated[str | None, typer.Option(
-        "--nodes", metavar="N|A/B", show_default=False,
-        help=f"Nodes per move, both engines or A's/B's, e.g. 20k/5k (default "
-        f"{DEFAULT_NODES:,} unless --movetime).")] = None,
+    nodes: Annotated[str | None, options.nodes_option(
+        "Nodes per move, both engines or A's/B's: 20k/5k",
+        f"{DEFAULT_NODES:,} unless --movetime", metavar="N|A/B")] = None,
     movetime: Annotated[str | None, typer.Option(
         "--movetime", metavar="MS|A/B", show_default=False,
         help="Milliseconds per move, both engines or A's/B's.")] = None,
@@ -137,8 +147,9 @@ def match(
 
     check_size(size, "match")
     argv_a, argv_b = _engine(engine_a, "ENGINE_A"), _engine(engine_b, "ENGINE_B")
-    nodes_a, nodes_b = _pair(nodes, "--nodes", 10**12)
-    ms_a, ms_b = _pair(movetime, "--movetime", MAX_MOVETIME_MS)
+    nodes_a, nodes_b = _pair(nodes, "--nodes", options.node_count)
+    ms_a, ms_b = _pair(movetime, "--movetime",
+                       lambda t: parse_count(t, "--movetime", 1, MAX_MOVETIME_MS))
     if nodes is None and movetime is None:
         nodes_a = nodes_b = DEFAULT_NODES
     if not 0 < timeout <= 3600:
@@ -153,9 +164,9 @@ def match(
             check_directory(records)
         specs = (
             EngineSpec(argv_a or OWN_ENGINE, {**both, **_options(option_a or [], "--option-a")},
-                       nodes_a, ms_a, timeout),
+                       _limits(nodes_a, ms_a), timeout),
             EngineSpec(argv_b or OWN_ENGINE, {**both, **_options(option_b or [], "--option-b")},
-                       nodes_b, ms_b, timeout),
+                       _limits(nodes_b, ms_b), timeout),
         )
         config = MatchConfig(specs, opening_list, games, concurrency, adjudicate, test,
                              records)

@@ -70,9 +70,8 @@ def open_workstation(
     ] = True,
     nodes: Annotated[
         str | None,
-        typer.Option("--nodes", metavar="N", show_default=False,
-                     help=f"Node limit of each search ({options.NODES_HELP}; default: the "
-                     "workstation's)."),
+        options.nodes_option("Node limit of each search",
+                             "the workstation's, 2M; an external engine's: none"),
     ] = None,
     hash_text: Annotated[
         str | None, options.hash_option("Tables of the search", "the workstation's")
@@ -110,7 +109,7 @@ def open_workstation(
     """Open the analysis workstation on a position, a move sequence or a game file."""
     check_size(size, "open")
     options.check_inaccuracy(inaccuracy)
-    limit = options.nodes(nodes)
+    count = None if nodes is None else options.node_count(nodes)
     hash_mb = options.hash_mb(hash_text)
     argv = external_command(engine_cmd)
     if argv and no_engine:
@@ -133,10 +132,9 @@ def open_workstation(
     from c4tui.app.play import PlaySettings
     from c4tui.engine.seam import Limits
 
-    settings = SearchSettings(auto=auto, engine_cmd=argv, limit_set=limit is not None,
-                              book=book)
-    if limit is not None:
-        settings.limits = Limits(nodes=limit)
+    # not given: None, the workstation's defaults (app/settings.py); 0: no node limit
+    limits = None if count is None else Limits(nodes=count or None)
+    settings = SearchSettings(auto=auto, limits=limits, engine_cmd=argv, book=book)
     if hash_mb is not None:
         settings.hash_mb = hash_mb
     opponent = None if engine_side is None else PlaySettings.of(engine_side, budget, vary)

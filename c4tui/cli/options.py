@@ -1,10 +1,11 @@
 """The option vocabulary shared by the commands: one name, one check per concept.
 
-``--nodes N`` is a node count (``500k``, ``2M``, ``1e6``), ``--hash MB`` a table size in
-whole MB, ``--threads N`` the solver's threads, ``--book/--no-book`` the opening book,
-``--play SIDE`` the side the engine plays and ``--strength S`` how (a level 1-10, or nodes).
-Defaults are not restated here: an option left out is not passed on, so the engine's
-(or the app's) own default applies.
+``--nodes N`` is a node count (``500k``, ``2M``, ``1e6``; 0: no node limit), ``--hash MB``
+a table size in whole MB, ``--threads N`` the solver's threads, ``--book/--no-book`` the
+opening book, ``--play SIDE`` the side the engine plays and ``--strength S`` how (a level
+1-10, or nodes). Defaults are not restated here: an option left out is not passed on, so
+the command's own default applies (``Limits()`` is unbounded: each front end names its
+node limit, e.g. :data:`MILTON_NODES`).
 """
 
 from __future__ import annotations
@@ -31,7 +32,14 @@ from .errors import bad_value, check_range, fail
 
 T = TypeVar("T")
 
-NODES_HELP = "e.g. 500k, 2M, 1e6"
+NODES_HELP = "e.g. 500k, 2M, 1e6; 0: no limit"
+#: ``--nodes``'s least value in every command: 0, no node limit (the search ends at its
+#: other bounds or at the full depth, an exact answer), the same as leaving ``Limits.nodes``
+#: None; a count of nodes otherwise.
+NODES_LO = 0
+#: MILTON's node limit, one million nodes a search: ``c4tui analyze``'s and ``c4tui bench
+#: --accuracy``'s default (docs/analysis.md measures the search at it).
+MILTON_NODES = 1_000_000
 HASH_HELP = f"in whole MB, 1-{MAX_HASH_MB}: 64, 64M or 1G"
 STRENGTH_HELP = "a level, 1 (beginner) to 10 (perfect play); or the search's nodes: 100k"
 #: ``--play``'s values: the engine's side (0 White, 1 Black)
@@ -63,14 +71,29 @@ SOLVER_THREADS = Annotated[
 ]
 
 
-def nodes(text: str | None, lo: int = 1, option: str = "--nodes") -> int | None:
-    """A ``--nodes`` value (None: not given), or a one-line usage error."""
-    if text is None:
-        return None
+def nodes_option(what: str, default: str, metavar: str = "N") -> Any:
+    """The ``--nodes`` option, declared here once for every command (its value is read by
+    :func:`node_count` or :func:`node_limit`): ``what`` says what it bounds, ``default``
+    what applies without it; ``metavar`` ``N|A/B`` where each engine may have its own."""
+    return typer.Option("--nodes", metavar=metavar, show_default=False,
+                        help=f"{what} ({NODES_HELP}; default: {default}).")
+
+
+def node_count(text: str, option: str = "--nodes") -> int:
+    """One ``--nodes`` count, :data:`NODES_LO` (0: no limit) or more; or a one-line usage
+    error."""
     try:
-        return parse_count(text, option, lo, MAX_NODE_LIMIT)
+        return parse_count(text, option, NODES_LO, MAX_NODE_LIMIT)
     except UnitError as exc:
         bad_value(option, exc.value, exc.reason)
+
+
+def node_limit(text: str | None, default: int | None) -> int | None:
+    """``Limits.nodes`` from ``--nodes``: ``default`` (the command's own) when it is not
+    given, None (no limit) for 0, else the count; or a one-line usage error."""
+    if text is None:
+        return default
+    return node_count(text) or None
 
 
 def hash_mb(text: str | None, option: str = "--hash") -> int | None:

@@ -59,8 +59,7 @@ def selfplay(
                           help="The option set it plays against.")
     ] = "no-quiescence",
     nodes: Annotated[
-        str, typer.Option("--nodes", metavar="N",
-                          help=f"Node budget per move, both sides ({options.NODES_HELP}).")
+        str, options.nodes_option("Node budget per move, both sides", DEFAULT_NODES)
     ] = DEFAULT_NODES,
     openings: Annotated[
         int, typer.Option("--openings", help="Play the first N of the 49 openings.")
@@ -86,7 +85,7 @@ def selfplay(
     from c4tui.engine.seam import Limits
 
     check_size(size, "selfplay")
-    budget = options.nodes(nodes)
+    budget = options.node_limit(nodes, None)
     hash_mb = options.hash_mb(hash_text)
     if not 1 <= openings <= 49:
         fail(f"selfplay: --openings {openings}: expected 1 to 49")
@@ -125,8 +124,9 @@ def selfplay(
     except KeyboardInterrupt:
         fail("selfplay: interrupted", 130)
     print(file=sys.stderr)
+    per_move = "unlimited" if budget is None else f"{budget:,}"
     typer.echo(f"candidate [{candidate or 'defaults'}] vs baseline [{baseline or 'defaults'}], "
-               f"{budget:,} nodes per move, {games} games: {w}:{lo}:{d} (candidate's "
+               f"{per_move} nodes per move, {games} games: {w}:{lo}:{d} (candidate's "
                f"wins:losses:draws) in {time.perf_counter() - t0:.0f} s")
 
 

@@ -34,24 +34,24 @@ class EngineSpec:
 
     argv: tuple[str, ...] = OWN_ENGINE
     options: Mapping[str, str] = field(default_factory=dict)
-    nodes: int | None = None
-    movetime_ms: int | None = None
-    timeout: float = DEFAULT_TIMEOUT  #: seconds a move may take beyond ``movetime_ms``
+    #: each move's bounds, sent as its ``go`` (``time``: the movetime); ``Limits()``: none
+    limits: Limits = Limits()
+    timeout: float = DEFAULT_TIMEOUT  #: seconds a move may take beyond ``limits.time``
 
     @property
     def go(self) -> str:
         """The ``go`` command of every move."""
-        time = None if self.movetime_ms is None else self.movetime_ms / 1000
-        return format_go(Limits(nodes=self.nodes, time=time))
+        return format_go(self.limits)
 
     @property
     def move_timeout(self) -> float:
-        return (self.movetime_ms or 0) / 1000 + self.timeout
+        return (self.limits.time or 0.0) + self.timeout
 
     def limits_text(self) -> str:
         """``20,000 nodes``, ``100 ms`` or both (per move)."""
-        parts = [f"{self.nodes:,} nodes"] if self.nodes is not None else []
-        parts += [f"{self.movetime_ms:,} ms"] if self.movetime_ms is not None else []
+        nodes, time = self.limits.nodes, self.limits.time
+        parts = [f"{nodes:,} nodes"] if nodes is not None else []
+        parts += [f"{round(time * 1000):,} ms"] if time is not None else []
         return ", ".join(parts) + " per move" if parts else "no limit"
 
 

@@ -117,7 +117,8 @@ class SearchControl:
             self.host.say(f"node limit {n:,}")
             self.host.state_changed()
 
-        self._ask_number("Node limit (e.g. 500k, 2M):", str(self.settings.limits.nodes),
+        nodes = self.settings.search_limits().nodes
+        self._ask_number("Node limit (e.g. 500k, 2M):", "" if nodes is None else str(nodes),
                          parse_count, "node limit", limit)
 
     def hash_size(self) -> None:

@@ -148,8 +148,7 @@ class StatusLine(Widget):
             if view.message and view.state not in (EngineState.FAILED, EngineState.COMPILING):
                 t.append(f"{sep}│ {view.message}", style="dim")
             return t
-        # an external engine gets "go infinite" unless the user set a limit
-        nodes = None if view.external is not None and not s.limit_set else s.limits.nodes
+        nodes = s.search_limits(view.external is not None).nodes
         limit = "∞" if nodes is None else human_count(nodes)
         auto = "" if s.auto and lean >= 2 else f" auto {'on' if s.auto else 'off'}"
         size = f" hash {s.hash_mb}M" if lean < 4 else ""
