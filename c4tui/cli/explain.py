@@ -126,9 +126,9 @@ def _explain_svg(moves: list[str] | None, svg: str, budget: float, side: int | N
         fail(f"explain: argument 1: {exc}")
     cert = find(pos, side, budget)
     marks, words = svg_rules(pos, cert)
+    claim = cert.proves[:1].upper() + cert.proves[1:] if cert.proves else "proves nothing"
     picture = board_svg(pos, threats=False, title=f"{cert.moves or 'the empty board'}: "
-                        f"{cert.proves or 'proves nothing'}", rules=marks,
-                        rules_words=words)
+                        f"{claim}", rules=marks, rules_words=words)
     if svg == "-":
         sys.stdout.write(picture)
         return 0
