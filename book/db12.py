@@ -18,16 +18,25 @@ a loss). Both the key layout and this mapping are checked against our own solver
 
 Decoding 4.2 million codes takes a few seconds, so :func:`load_db12` converts once and keeps
 the result under the user cache directory (``C4TUI_CACHE_DIR`` overrides it), keyed by the
-source file's checksum.
+source file's checksum. The converted file is mapped into memory, not read: a lookup
+touches a few pages of it. Its CRC (a read of all 38 MB) is checked once per version of
+the file: a stamp next to it (:data:`STAMP_NAME`) keeps the size, modification time and
+inode of the source and of the cache file last verified, and a file that changed since is
+verified again (a new process that solves one position past 12 discs spent a tenth of a
+second reading and checking it).
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
+import mmap
 import os
+import stat
 import struct
 import threading
+import time
 import zlib
 from collections.abc import Callable
 from pathlib import Path
@@ -52,6 +61,10 @@ _CACHE_MAGIC = b"C4DB"
 _CACHE_VERSION = 1
 _CACHE_HEADER = struct.Struct("<4sHHQQI32s4x")  # magic, version, ply, n, plies, crc32, sha256
 Progress = Callable[[int, int], None]
+#: The stamp of the last verified conversion, in :func:`cache_dir`.
+STAMP_NAME = "db12-verified.json"
+#: A cache file changed less than this many seconds ago gets no stamp (see _write_stamp).
+RACY_SECONDS = 2
 
 log = logging.getLogger("c4tui.book")
 # A conversion the cache directory could not keep: kept here for the process instead (the
@@ -185,10 +198,17 @@ def save_cache(book: Book, path: Path) -> None:
     atomic_write(path, header + keys + scores, overwrite=True)
 
 
-def load_cache(path: Path) -> Book:
-    """Read a cache file written by :func:`save_cache`; :class:`BookError` if unusable."""
+def load_cache(path: Path, verify: bool = True) -> Book:
+    """Map a cache file written by :func:`save_cache`; :class:`BookError` if unusable.
+
+    The arrays are a read-only map of the file (kept alive by the book). ``verify``:
+    check the content's CRC (reads the whole file); :func:`load_db12` skips it for a file
+    its stamp says was verified unchanged.
+    """
     hs = _CACHE_HEADER.size
     try:
+        if not stat.S_ISREG(path.stat().st_mode):  # (a FIFO would block the open)
+            raise BookError(f"{path}: not a regular file")
         with path.open("rb") as f:
             head = f.read(hs)
             if len(head) < hs:
@@ -196,17 +216,58 @@ def load_cache(path: Path) -> Book:
             magic, version, ply, n, plies, crc, digest = _CACHE_HEADER.unpack(head)
             if magic != _CACHE_MAGIC or version != _CACHE_VERSION or ply != DB12_PLY:
                 raise BookError(f"{path}: not a converted 12-ply database")
-            size = path.stat().st_size
+            size = os.fstat(f.fileno()).st_size
             if size != hs + 9 * n:
                 raise BookError(f"{path}: truncated (expected {hs + 9 * n} bytes, found {size})")
-            # straight into the arrays: no second copy of 38 MB while loading
-            keys = np.fromfile(f, dtype="<u8", count=n).astype(np.uint64, copy=False)
-            scores = np.fromfile(f, dtype=np.int8, count=n)
+            if n:
+                # a map, not a read: the pages a lookup touches are all that is read (the
+                # map outlives the file object; a replaced file keeps its old inode)
+                data = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+                keys = np.frombuffer(data, dtype="<u8", count=n, offset=hs)
+                scores = np.frombuffer(data, dtype=np.int8, count=n, offset=hs + 8 * n)
+            else:
+                keys, scores = np.zeros(0, np.uint64), np.zeros(0, np.int8)
     except OSError as exc:
         raise BookError(f"{path}: cannot read ({exc.strerror})") from None
-    if zlib.crc32(scores.data, zlib.crc32(keys.data)) != crc:
+    if verify and zlib.crc32(scores.data, zlib.crc32(keys.data)) != crc:
         raise BookError(f"{path}: checksum mismatch (file damaged)")
-    return Book(keys, scores, plies, path=path, _checksum=digest)
+    return Book(keys.astype(np.uint64, copy=False), scores, plies, path=path,
+                _checksum=digest)
+
+
+def _identity(path: Path) -> list[int] | None:
+    """Size, modification time and inode of a file (what the stamp compares), or None."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return [st.st_size, st.st_mtime_ns, st.st_ino]
+
+
+def _read_stamp() -> dict:
+    """The stamp of the last verified conversion ({} when none or unreadable)."""
+    try:
+        stamp = json.loads((cache_dir() / STAMP_NAME).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return stamp if isinstance(stamp, dict) else {}
+
+
+def _write_stamp(src: Path, cpath: Path) -> None:
+    """Record that ``cpath`` (converted from ``src``) was verified as they are now.
+
+    Not for a file changed in the last :data:`RACY_SECONDS`: a file system keeps times in
+    clock ticks (milliseconds), so a change within the same tick would keep the stamp's
+    time and size (as git's index treats a "racy" file); the next start verifies it again.
+    """
+    ident = _identity(cpath)
+    if ident is None or time.time_ns() - ident[1] < RACY_SECONDS * 10**9:
+        return
+    stamp = {"source": [str(src), _identity(src)], "cache": [cpath.name, ident]}
+    try:
+        atomic_write(cache_dir() / STAMP_NAME, json.dumps(stamp).encode(), overwrite=True)
+    except OSError:
+        pass  # a read-only cache directory: the next start verifies again
 
 
 def unwritable_note() -> str:
@@ -222,16 +283,29 @@ def load_db12(progress: Progress | None = None, convert_if_needed: bool = True) 
     """
     global _unwritable
     src = source_path()
-    cpath = cache_path(src)
+    stamp = _read_stamp()
+    # The source as last verified: its cache file's name without reading 2 MB of the
+    # source for the fingerprint, and that file's CRC is not checked again while it is
+    # the same file (same size, modification time and inode).
+    same_source = stamp.get("source") == [str(src), _identity(src)]
+    cache = stamp.get("cache") if same_source else None
+    named = (isinstance(cache, list) and len(cache) == 2 and isinstance(cache[0], str)
+             and cache[0].startswith("db12-") and "/" not in cache[0])
+    cpath = cache_dir() / cache[0] if named and cache else cache_path(src)
     with _kept_lock:
         kept = _kept.get(cpath)
     if kept is not None:
         return kept
     if cpath.exists():
+        verified = named and cache is not None and cache[1] == _identity(cpath)
         try:
-            return load_cache(cpath)
+            book = load_cache(cpath, verify=not verified)
         except BookError:
             pass  # damaged or foreign: convert again below
+        else:
+            if not verified:
+                _write_stamp(src, cpath)
+            return book
     if not convert_if_needed:
         raise BookError("12-ply database: not converted yet")
     book = convert(src, progress)
@@ -248,6 +322,7 @@ def load_db12(progress: Progress | None = None, convert_if_needed: bool = True) 
         if not said:
             log.warning("c4tui: %s", _unwritable)
         return book
+    _write_stamp(src, cpath)  # written from the book just converted: verified
     # conversions of an earlier install of the package are 38 MB each: keep only this one
     for old in cpath.parent.glob("db12-*.c4db"):
         if old != cpath:

@@ -11,6 +11,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 
@@ -148,11 +149,16 @@ class Solver:
     solve or analysis.
     """
 
+    #: Touch every page of the table at allocation (:class:`TranspositionTable`). A
+    #: subclass for a process that solves a few positions and ends sets it False: its
+    #: searches fault in only the pages they reach (``c4tui solve``).
+    PREFAULT: ClassVar[bool] = True
+
     def __init__(self, hash_mb: int = DEFAULT_SOLVER_MB, book: BookLike | None = None,
                  threads: int = 1) -> None:
         if not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
             raise ValueError(f"threads={threads!r}: must be between 1 and {MAX_THREADS}")
-        self.table = TranspositionTable(hash_mb)
+        self.table = TranspositionTable(hash_mb, self.PREFAULT)
         self.threads = threads
         # One scratch area and context block per thread; the table is shared.
         # Both are written at every node: rows of one array, padded to whole 128-byte

@@ -237,14 +237,20 @@ class TranspositionTable:
     """The table's memory (the main table, then the near tier if the main one is larger);
     kernels take its address and the main table's ``bits``."""
 
-    def __init__(self, hash_mb: int = DEFAULT_SOLVER_MB) -> None:
+    def __init__(self, hash_mb: int = DEFAULT_SOLVER_MB, prefault: bool = True) -> None:
+        """``prefault``: touch every page now; False leaves them to the first probes."""
         self.bits = bits_for_mb(hash_mb)
         near = 1 << NEAR_BITS if 0 < NEAR_BITS < self.bits else 0
+        # np.zeros of a large array is mapped zero pages: nothing is written yet.
         self.words = np.zeros(((1 << self.bits) + near) * ENTRY_WORDS, dtype=np.uint64)
-        # Touch every page now (8-16 ms for 64 MB): the kernel hands out zeroed pages on
-        # first use, and the first searches on a new table spent up to 0.1 s in those page
-        # faults, scattered over their random probes (the exact row's first positions).
-        self.words.fill(0)
+        if prefault:
+            # Touch every page now (8-16 ms for 64 MB, up to 0.14 s when the machine hands
+            # out fresh pages slowly): the kernel hands out zeroed pages on first use, and
+            # the first searches on a new table spent up to 0.1 s in those page faults,
+            # scattered over their random probes (the exact row's first positions). A
+            # process that solves a few positions and ends (``c4tui solve``) pays only for
+            # the pages its searches touch instead: a few for a small tree.
+            self.words.fill(0)
         self.addr = address(self.words)
 
     @property

@@ -275,3 +275,53 @@ def test_a_cache_directory_it_cannot_write_is_said_once_and_converted_once(
     finally:
         monkeypatch.undo()
         load_default(reload=True)
+
+
+def test_the_checksum_is_checked_once_per_version_of_the_file(tmp_path, monkeypatch):
+    # a small source in the database's format: 40 positions, each a draw
+    positions = twelve_disc_positions(40, 7)
+    codes = sorted({encode_board(p) for p in positions})
+    src = tmp_path / "book_12ply_distances.dat"
+    src.write_bytes(b"".join(c.to_bytes(4, "big", signed=True) + b"\x00" for c in codes))
+    monkeypatch.setattr(db12, "source_path", lambda: src)
+    monkeypatch.setenv("C4TUI_CACHE_DIR", str(tmp_path / "cache"))
+    verified: list[bool] = []
+    real = db12.load_cache
+    monkeypatch.setattr(db12, "load_cache", lambda path, verify=True: verified.append(verify)
+                        or real(path, verify))
+    stamp = tmp_path / "cache" / db12.STAMP_NAME
+
+    def age(path):  # older than a clock tick's doubt (db12.RACY_SECONDS)
+        os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns - 10**10))
+
+    db12.load_db12()  # converted now: no stamp for a file this fresh
+    assert not stamp.exists()
+    (cpath,) = (tmp_path / "cache").glob("db12-*.c4db")
+    age(cpath)
+    a = db12.load_db12()  # verified, then stamped
+    b = db12.load_db12()  # the stamp honoured: mapped, not read whole
+    assert verified == [True, False] and stamp.exists()
+    assert len(b) == len(codes) and b.lookup(positions[0].current, positions[0].mask) == 0
+    assert np.array_equal(a.keys, b.keys) and a.checksum == b.checksum
+    scores = a.scores.copy()  # (a and b map the file, which is damaged in place below)
+    # a changed file is verified again, and a damaged one refused (then converted again):
+    # written in place, the same size and inode
+    data = bytearray(cpath.read_bytes())
+    data[-1] ^= 1  # one flipped bit in a score
+    cpath.write_bytes(bytes(data))
+    with pytest.raises(BookError, match="not converted yet"):
+        db12.load_db12(convert_if_needed=False)
+    assert verified[-1] is True
+    c = db12.load_db12()
+    assert np.array_equal(c.scores, scores) and c.lookup(positions[0].current,
+                                                           positions[0].mask) == 0
+    # a new version of the source is fingerprinted and its conversion verified again
+    age(cpath)
+    db12.load_db12()
+    assert verified[-1] is True
+    del verified[:]
+    db12.load_db12()
+    assert verified == [False]
+    src.write_bytes(src.read_bytes())  # the same content, a new modification time
+    db12.load_db12()
+    assert verified == [False, True]

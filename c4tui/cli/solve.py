@@ -49,9 +49,16 @@ def build_solver(hash_mb: int | None, book: bool, threads: int,
         from .books import prepare_books
 
         books = prepare_books(Console(stderr=True))  # a bar while the database is converted
+    class OneShotSolver(Solver):
+        # The table's pages are left to the searches that reach them (touching them at
+        # allocation was up to 0.14 s of a new process that answers in a few nodes).
+        # (Made here: the solver's module imports numba, which a position the books
+        # answer never needs.)
+        PREFAULT = False
+
     if hash_mb is None:
-        return Solver(book=books, threads=threads)
-    return Solver(hash_mb, book=books, threads=threads)
+        return OneShotSolver(book=books, threads=threads)
+    return OneShotSolver(hash_mb, book=books, threads=threads)
 
 
 def _interrupted(running: bool = False) -> NoReturn:
