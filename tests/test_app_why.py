@@ -16,7 +16,7 @@ from pilot_util import screen_text, sync, until
 
 from c4tui.app import C4App
 from c4tui.app.widgets import BoardView
-from c4tui.app.widgets.threat_panel import rule_letter
+from c4tui.app.widgets.threat_panel import claim_contradicts, rule_letter
 
 pytestmark = pytest.mark.usefixtures("tmp_home")
 
@@ -213,3 +213,21 @@ async def test_w_is_in_the_keys_and_needs_the_hints():
         await pilot.press("w")
         await until(pilot, lambda: "hints are hidden" in app.last_error, "the refusal")
         assert not app.query_one("#threat-info").display
+
+
+@pytest.mark.parametrize("proves, to_move, sign, against", [
+    ("Black at least draws", 0, 1, True),  # White to move wins
+    ("Black at least draws", 0, 0, False),
+    ("Black at least draws", 1, -1, True),  # Black to move loses
+    ("Black at least draws", 1, 1, False),
+    ("Black wins", 0, 0, True),
+    ("Black wins", 0, -1, False),
+    ("White wins", 1, -1, False),
+    ("White wins", 1, 0, True),
+    ("White at least draws", 0, -1, True),
+    ("White at least draws", 1, 1, True),  # Black to move wins
+    ("white at least draws", 1, 0, False),
+])
+def test_which_results_contradict_a_claim(proves, to_move, sign, against):
+    pos = Position.from_moves("4" if to_move else "")
+    assert claim_contradicts(proves, pos, sign) is against

@@ -22,7 +22,7 @@ from c4tui.engine.explain import Certificate, ProofNode, check, explain
 from c4tui.engine.position import MOVE_CHARS, PLAYER_NAMES, Position
 from c4tui.engine.seam import Score
 
-from ..widgets.threat_panel import WhyShown
+from ..widgets.threat_panel import WhyShown, claim_contradicts
 from .host import Host
 
 #: The proof search's budget, seconds (issue 35: the app waits no longer than this).
@@ -53,11 +53,7 @@ def verdict_words(proves: str) -> str:
 def contradicts(proves: str, pos: Position, exact: Score | None) -> bool:
     """Whether the certificate's claim ``proves`` (``"black at least draws"``...) and the
     position's proven value ``exact`` (its side to move's view) cannot both be true."""
-    if exact is None or not exact.proven:
-        return False
-    side = 0 if proves.startswith("white") else 1
-    mine = exact.sign() if pos.to_move == side else -exact.sign()  # the side's view
-    return mine <= 0 if proves.endswith("wins") else mine < 0
+    return exact is not None and exact.proven and claim_contradicts(proves, pos, exact.sign())
 
 
 def first_line(root: Position, proof: ProofNode) -> tuple[ProofNode, list[str]]:
@@ -65,7 +61,7 @@ def first_line(root: Position, proof: ProofNode) -> tuple[ProofNode, list[str]]:
     node = proof
     while node.children:
         node = node.children[0]
-    cols = [MOVE_CHARS.index(ch) for ch in node.moves[root.ply:]]
+    cols = [MOVE_CHARS.index(ch) for ch in node.moves[len(root.digits()):]]
     return node, root.line_squares(cols)
 
 

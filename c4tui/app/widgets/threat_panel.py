@@ -223,5 +223,6 @@ class ThreatPanel(Widget):
         if legend:
             lines += [(x, "dim") for x in wrap(legend)]
         for n, (line, style) in enumerate(lines):
-            text.append(("\n" if n else "") + line[:width], style=style)
+            cut = line if len(line) <= width else line[:width - 1] + "…"
+            text.append(("\n" if n else "") + cut, style=style)
         return text
