@@ -92,7 +92,7 @@ def play_game(number: int, pair: int, opening: Opening, white: Player, black: Pl
         side = pos.to_move
         player = (white, black)[side]
         try:
-            move = player.best_move(pos.algebraic().split())
+            move = player.best_move(pos)
         except EngineGone as exc:
             return forfeit(side, TIME if player.timed_out else CRASH, str(exc))
         square = parse_square(move) if move else None

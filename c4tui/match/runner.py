@@ -150,7 +150,7 @@ class Match:
             for seat in self._seats:
                 seat.players[:] = [None, None]
         for p in players:
-            p.stop()
+            p.quit()
 
     # ------------------------------------------------------------------ workers
     def _player(self, i: int) -> Player:
@@ -170,7 +170,7 @@ class Match:
             if not self._stop.is_set():
                 seat.players[i] = player
                 return
-        player.stop()
+        player.quit()
         raise EngineGone("the match is over")
 
     def _take(self) -> int | None:

@@ -28,6 +28,7 @@ from c4tui.match.runner import MatchState
 from c4tui.match.table import Output
 from c4tui.match.tally import Tally
 from c4tui.ugi.client import ANSWERS, EngineGone
+from c4tui.ugi.engine import Engine
 
 
 def raw(text: str) -> list[str]:
@@ -91,7 +92,7 @@ def test_match_output_and_errors_show_an_engines_words_escaped(lines, option):
     count("engine output: match stdout and stderr", len(lines))
     player = Player(EngineSpec(("hostile",), {option: "1"} if option else {}), "B")
     _feed(player, lines)
-    assert len(player._options) <= 1 and len(player._seen) <= len(ANSWERS)
+    assert len(player._declared) <= 1 and len(player._seen) <= len(ANSWERS)
     assert_shown(player.name, 30)
     assert_shown(player._refused)
     with player._cond:
