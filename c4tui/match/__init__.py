@@ -1,6 +1,6 @@
 """``c4tui match``: two UGI engines play a match, with Elo, an SPRT and game records.
 
-:mod:`.player` drives one engine process (over :mod:`c4tui.ugi.client`), :mod:`.game`
+:mod:`.player` drives one engine process (the UGI client, :mod:`c4tui.ugi.engine`), :mod:`.game`
 plays and referees one game, :mod:`.adjudicator` ends late games with the exact solver,
 :mod:`.openings` reads or makes the openings, :mod:`.runner` plays the games side by side,
 :mod:`.tally`, :mod:`.elo` and :mod:`.sprt` count and test, :mod:`.records` writes the
