@@ -234,7 +234,7 @@ async def test_node_limit_and_hash_prompts_validate():
         app.screen.query_one("#prompt-input").value = "64M"
         await pilot.press("enter")
         await pilot.pause()
-        assert app.settings.hash_mb == 64
+        assert app.settings.options.hash_mb == 64
 
 
 @sync
@@ -431,7 +431,8 @@ async def test_absurd_numbers_in_prompts_give_one_line_errors():
             assert app.last_error.startswith(f"{what}: 1.0e400 is out of range")
             assert "\n" not in app.last_error
         assert app.is_running and app.model.line == [3, 3, 4, 2]
-        assert app.settings.search_limits().nodes == 2_000_000 and app.settings.hash_mb == 16
+        assert app.settings.search_limits().nodes == 2_000_000
+        assert app.settings.options.hash_mb == 16
         await pilot.press("H")
         await pilot.pause()
         app.screen.query_one("#prompt-input").value = "1.5"

@@ -13,7 +13,7 @@ import time
 import pilot_util
 import pytest
 from c4tui.engine.position import Position
-from c4tui.engine.seam import Band, Score, SearchState
+from c4tui.engine.seam import Band, Score, SearchOptions, SearchState
 from pilot_util import sync, until
 from waiting import wait_until
 
@@ -181,7 +181,7 @@ async def test_scripted_engine_gets_the_commands_and_its_junk_is_a_note(tmp_path
     log = tmp_path / "commands.txt"
     cmd = (*write(tmp_path, "scripted.py", SCRIPTED), str(log))
     app = C4App(Position.from_moves("44"),
-                settings=SearchSettings(engine_cmd=cmd, hash_mb=32))
+                settings=SearchSettings(engine_cmd=cmd, options=SearchOptions(hash_mb=32)))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: (s := snap(app)) is not None and len(s.iterations) == 2,
                        LOAD_TIMEOUT, "two iterations")

@@ -55,7 +55,7 @@ def on_main_screen(app: C4App) -> bool:
     ("e", "4444", lambda app: app.model.line == [3, 3, 3, 3]),
     ("semicolon", "a fine move", lambda app: app.model.node.comment == "a fine move"),
     ("l", "2M", lambda app: app.settings.limits.nodes == 2_000_000),
-    ("H", "32", lambda app: app.settings.hash_mb == 32),
+    ("H", "32", lambda app: app.settings.options.hash_mb == 32),
 ], ids=["enter-moves", "comment", "node-limit", "hash-size"])
 @sync
 async def test_enters_in_a_burst_answer_a_prompt_once(key, text, check, enters):

@@ -37,7 +37,7 @@ def keys_panel_text(app: C4App) -> str:
 
 def test_no_book_reaches_the_app(monkeypatch):
     seen = []
-    monkeypatch.setattr(C4App, "run", lambda self: seen.append(self.settings.book))
+    monkeypatch.setattr(C4App, "run", lambda self: seen.append(self.settings.options.use_book))
     for argv, book in ((["44", "--no-book"], False), (["44"], True),
                        (["open", "44", "--no-book"], False)):
         with pytest.raises(SystemExit) as info:

@@ -11,7 +11,7 @@ import dataclasses
 
 import pytest
 from c4tui.engine.position import Position
-from c4tui.engine.seam import Limits, SearchState
+from c4tui.engine.seam import Limits, SearchOptions, SearchState
 from pilot_util import LOAD_TIMEOUT, engine_ready, screen_text, sync, until, wait_for
 from textual.app import App
 
@@ -34,7 +34,8 @@ async def test_a_step_of_n_nodes_ends_paused_on_the_status_line():
     which tells no listener, and nothing else (the solver is done: its books) redrew."""
     # the search without its books (B), the exact values from them: at once, then idle
     app = C4App(Position.from_moves("4444"),
-                settings=SearchSettings(book=False, limits=Limits(nodes=200_000_000)))
+                settings=SearchSettings(options=SearchOptions(use_book=False),
+                                        limits=Limits(nodes=200_000_000)))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: engine_ready(app), LOAD_TIMEOUT, "the engine")
 
@@ -178,7 +179,8 @@ async def test_the_status_line_keeps_its_end_at_80_columns(review, state):
     from c4tui.app.widgets import StatusLine
 
     app = C4App(Position.from_moves("4444"), engine=False,
-                settings=SearchSettings(book=False, limits=Limits(nodes=200_000_000)))
+                settings=SearchSettings(options=SearchOptions(use_book=False),
+                                        limits=Limits(nodes=200_000_000)))
     _fake(app, snapshot=_search(state, nodes=6_262_833, nps=2_500_000, elapsed=9.9))
     async with app.run_test(size=(80, 24)) as pilot:
         app.state_changed()

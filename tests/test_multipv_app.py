@@ -28,7 +28,7 @@ async def test_m_shows_the_three_best_lines_in_the_panel():
         await wait_for(pilot, lambda: engine_ready(app), LOAD_TIMEOUT, "the engine")
         own = app.screen.query_one(AnalysisPanel).size.height  # the style sheet's
         await pilot.press("m")
-        await until(pilot, lambda: app.settings.multipv == 2, "two lines asked for")
+        await until(pilot, lambda: app.settings.options.multipv == 2, "two lines asked for")
         await pilot.press("m")
 
         def three_lines():
@@ -44,10 +44,10 @@ async def test_m_shows_the_three_best_lines_in_the_panel():
         for i, line in enumerate(snap.lines):
             first = pos.line_squares(line.pv)[0]
             assert f"{i + 1} {COLUMN_NAMES[line.move]}" in panel and first in panel
-        assert app.settings.multipv == 3
+        assert app.settings.options.multipv == 3
         assert app.screen.query_one(AnalysisPanel).size.height == 7  # a row per line
         await pilot.press("m", "m")  # every move, then back to one line
-        await until(pilot, lambda: app.settings.multipv == 1, "one line again")
+        await until(pilot, lambda: app.settings.options.multipv == 1, "one line again")
 
         def one_line():
             snap = app.bridge.view(app.position).snapshot
@@ -87,6 +87,6 @@ def test_panel_with_three_lines_80x24(snap_compare):
     snap = ctl.snapshot()
     ctl.close()
     assert run_search(pos, Limits(nodes=None), ctl_opts).lines == snap.lines
-    view = EngineView(EngineState.READY, SearchSettings(multipv=3), search_available=True,
-                      snapshot=snap)
+    view = EngineView(EngineState.READY, SearchSettings(options=SearchOptions(multipv=3)),
+                      search_available=True, snapshot=snap)
     assert snap_compare(PanelApp(pos, view), terminal_size=(80, 12))

@@ -118,8 +118,8 @@ class ColumnAnalysis:
             if child.is_over:  # the board is full: a draw
                 found[col] = _Found(Score(0, Band.EXACT), (col,), nodes)
                 continue
-            hash_mb = self._settings.hash_mb if deep else \
-                min(self._settings.hash_mb, QUICK_COLUMN_HASH_MB)
+            mine = self._settings.options.hash_mb
+            hash_mb = mine if deep else min(mine, QUICK_COLUMN_HASH_MB)
             self._ctl.start(child, Limits(nodes=nodes), SearchOptions(hash_mb=hash_mb))
             self._running = (key, col, nodes)
             return True

@@ -25,7 +25,6 @@ from c4tui.engine.seam import (
     Band,
     Limits,
     Score,
-    SearchOptions,
     SearchState,
     Snapshot,
 )
@@ -131,8 +130,7 @@ class EngineBridge:
 
     def _start(self, eng: Engine, pos: Position, paused: bool = False) -> None:
         s = self.settings
-        opts = SearchOptions(hash_mb=s.hash_mb, use_book=s.book, multipv=s.multipv)
-        eng.search.start(pos, s.search_limits(self.external), opts, paused=paused)
+        eng.search.start(pos, s.search_limits(self.external), s.options, paused=paused)
         self._search_key = pos.key()
 
     def _current(self, eng: Engine) -> Snapshot | None:
@@ -232,7 +230,7 @@ class EngineBridge:
         if self.external:
             return f"books: {NOT_WITH_EXTERNAL} (its own options say)"
         s = self.settings
-        s.book = not s.book
+        s.options = dataclasses.replace(s.options, use_book=not s.options.use_book)
         eng = self._engine
         again = ""
         if eng is not None and self._analyse and not self._viewed.is_over:
@@ -243,7 +241,7 @@ class EngineBridge:
                 eng.search.stop()
                 self._search_key = None
                 again = ": g analyses, n steps"
-        if s.book:
+        if s.options.use_book:
             return f"books on for the analysis search{again}"
         return f"books off for the analysis search, not the exact values{again}"
 
@@ -253,18 +251,19 @@ class EngineBridge:
         if self.external:
             return f"multi-PV: {NOT_WITH_EXTERNAL}"
         s = self.settings
-        s.multipv = next((k for k in MULTIPV_STEPS if k > s.multipv), 1)
+        multipv = next((k for k in MULTIPV_STEPS if k > s.options.multipv), 1)
+        s.options = dataclasses.replace(s.options, multipv=multipv)
         eng = self._engine
         if eng is not None and s.auto and self._analyse and not self._viewed.is_over:
             self._start(eng, self._viewed)
-        if s.multipv == 1:
+        if multipv == 1:
             return "multi-PV off: the best line"
-        return "multi-PV: every move's line" if s.multipv == WIDTH \
-            else f"multi-PV: the {s.multipv} best lines"
+        return "multi-PV: every move's line" if multipv == WIDTH \
+            else f"multi-PV: the {multipv} best lines"
 
     def set_hash(self, mb: int) -> str:
         """New tables for the next search (and a new search now, if auto)."""
-        self.settings.hash_mb = mb
+        self.settings.options = dataclasses.replace(self.settings.options, hash_mb=mb)
         eng = self._engine
         if eng is not None and self.settings.auto and not self._viewed.is_over:
             self._start(eng, self._viewed)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from c4tui.engine.seam import DEFAULT_HASH_MB, Limits, check_hash_mb
+from c4tui.engine.seam import Limits, SearchOptions, check_hash_mb
 
 #: The built-in analysis search's node limit in the workstation until the user sets one
 #: (``--nodes``, key ``l``); an external engine has none then (``go infinite``).
@@ -42,17 +42,16 @@ class SearchSettings:
     #: the bounds the user set for each analysis search (``--nodes``, key ``l``); None:
     #: none set, the workstation's defaults apply (:meth:`search_limits`)
     limits: Limits | None = None
-    hash_mb: int = DEFAULT_HASH_MB  #: the analysis search's tables (``--hash``, key ``H``)
+    #: how the analysis search searches, as the user set it: ``hash_mb`` (``--hash``, key
+    #: ``H``; whole MB), ``use_book`` (off: ``--no-book``, key ``B``, to watch it search an
+    #: opening position; the exact values keep the books), ``multipv`` (key ``m``: 1, 2,
+    #: 3, every move); an external engine takes only the hash size
+    options: SearchOptions = SearchOptions()
     #: an external UGI engine's command (``--engine``) instead of the built-in search
     engine_cmd: tuple[str, ...] = ()
-    #: the analysis search probes the opening books (off: ``--no-book``, key ``B``, to
-    #: watch it search an opening position; the exact values keep the books)
-    book: bool = True
-    #: the analysis search's lines (key ``m``: 1, 2, 3, every move; SearchOptions.multipv)
-    multipv: int = 1
 
     def __post_init__(self) -> None:
-        check_hash_mb(self.hash_mb)  # ValueError with a one-line message
+        check_hash_mb(self.options.hash_mb)  # whole MB from 1: ValueError, one line
 
     def search_limits(self, external: bool = False) -> Limits:
         """What bounds an analysis search: the user's :attr:`limits`; without them, the

@@ -130,13 +130,13 @@ def open_workstation(
     from c4tui.app.autosave import Autosave, find_orphan
     from c4tui.app.engine_bridge import SearchSettings
     from c4tui.app.play import PlaySettings
-    from c4tui.engine.seam import Limits
+    from c4tui.engine.seam import Limits, SearchOptions
 
     # not given: None, the workstation's defaults (app/settings.py); 0: no node limit
     limits = None if count is None else Limits(nodes=count or None)
-    settings = SearchSettings(auto=auto, limits=limits, engine_cmd=argv, book=book)
-    if hash_mb is not None:
-        settings.hash_mb = hash_mb
+    search = SearchOptions(use_book=book) if hash_mb is None else \
+        SearchOptions(use_book=book, hash_mb=hash_mb)
+    settings = SearchSettings(auto=auto, limits=limits, options=search, engine_cmd=argv)
     opponent = None if engine_side is None else PlaySettings.of(engine_side, budget, vary)
     # a session that did not quit cleanly is offered first (claimed: no other start sees it);
     # a session served to a browser (c4tui serve) is a visitor's: neither kept nor offered

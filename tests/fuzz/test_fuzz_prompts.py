@@ -46,7 +46,7 @@ def _texts(rng: random.Random, n: int) -> list[str]:
 
 def _state(app: C4App) -> tuple:
     return (tuple(app.model.line), app.model.ply, dict(app.model.headers),
-            app.settings.limits, app.settings.hash_mb)
+            app.settings.limits, app.settings.options)
 
 
 @pytest.mark.parametrize("key", list(PROMPTS), ids=list(PROMPTS.values()))

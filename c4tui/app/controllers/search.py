@@ -126,8 +126,8 @@ class SearchControl:
             self.host.say(self.bridge.set_hash(mb))
             self.host.state_changed()
 
-        self._ask_number("Hash size in MB:", str(self.settings.hash_mb), parse_mb, "hash size",
-                         size)
+        self._ask_number("Hash size in MB:", str(self.settings.options.hash_mb), parse_mb,
+                         "hash size", size)
 
     def _ask_number(self, question: str, proposed: str, parse: Callable[[str, str], int],
                     what: str, use: Callable[[int], None]) -> None:

@@ -104,7 +104,7 @@ class StatusLine(Widget):
         t.append(label, style=style)
         if self.play:  # the game's state needs the room; the search's details are hints
             return self._settings(t, view, lean)
-        if not view.settings.book and ext is None:  # said early: it changes the search
+        if not view.settings.options.use_book and ext is None:  # said early: it changes the search
             t.append(f"{sep}no book", style="bold")
         if self.review:  # lean: "accuracy White 87% Black 62%" without its first word
             review = self.review.removeprefix("accuracy ") if lean >= 6 else self.review
@@ -151,7 +151,7 @@ class StatusLine(Widget):
         nodes = s.search_limits(view.external is not None).nodes
         limit = "∞" if nodes is None else human_count(nodes)
         auto = "" if s.auto and lean >= 2 else f" auto {'on' if s.auto else 'off'}"
-        size = f" hash {s.hash_mb}M" if lean < 4 else ""
+        size = f" hash {s.options.hash_mb}M" if lean < 4 else ""
         t.append(f"{sep}│ limit {limit}{size}{auto}", style="dim")
         if view.message and view.state not in (EngineState.FAILED, EngineState.COMPILING) \
                 and lean < 3:
