@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import gc
 import os
 import sys
 import threading
@@ -33,7 +34,26 @@ STOP_WAIT = 1.0
 def build_solver(hash_mb: int | None, book: bool, threads: int,
                  lookups: BookLike | None = None) -> Solver:
     """The solver, with the books in use if ``book`` (loaded and merged now), else with
-    ``lookups`` (a deep position's: see ``BookReader.lookups``)."""
+    ``lookups`` (a deep position's: see ``BookReader.lookups``).
+
+    Everything made until then is frozen out of the garbage collector's sight
+    (``gc.freeze``): numba's modules, types and kernels, hundreds of thousands of objects
+    that live as long as the process. The collections during their import and at the
+    process's exit walked them all, about 0.25 s of CPU of a new ``c4tui solve`` process
+    (docs/benchmarks.md, "Cold start").
+    """
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _build_solver(hash_mb, book, threads, lookups)
+    finally:
+        gc.freeze()
+        if collecting:
+            gc.enable()
+
+
+def _build_solver(hash_mb: int | None, book: bool, threads: int,
+                  lookups: BookLike | None) -> Solver:
     from c4tui.engine import warmup
 
     if not warmup.is_compiled(solver_only=True):
