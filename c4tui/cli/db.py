@@ -6,7 +6,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import sys
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -17,6 +16,7 @@ import typer
 from c4tui.bounded import shown
 from c4tui.units import plural
 
+from .db_explore import exact_values, explore_json, explore_table
 from .errors import FAILURE, USAGE, bad_value, fail
 from .size import SIZE_OPTION, check_size
 
@@ -24,7 +24,6 @@ if TYPE_CHECKING:
     import sqlite3
 
     from c4tui.db import ImportReport
-    from c4tui.db.explorer import PositionStats
     from c4tui.engine.position import Position
 
 db_app = typer.Typer(
@@ -204,67 +203,12 @@ def explore_command(
     pos = _position(moves, "explore")
     conn = _open(db)
     stats = explore(conn, pos)
-    values = _exact_values(pos) if exact and not pos.is_over and stats.moves else None
+    values = exact_values(pos, EXACT_SECONDS) if exact and not pos.is_over and stats.moves \
+        else None
     if as_json:
-        _explore_json(stats, values)
+        explore_json(stats, values)
     else:
-        _explore_table(pos, stats, values)
-
-
-def _exact_values(pos: Position) -> tuple[int | None, ...]:
-    """Each column's exact score for the side to move (None: not found in time)."""
-    from c4tui.book.answer import BookReader
-    from c4tui.engine.geometry import WIDTH
-    from c4tui.engine.seam import SearchAborted, default_threads
-
-    from .solve import build_solver
-
-    known = BookReader().column_scores(pos)
-    if known is not None:
-        return known
-    scores: list[int | None] = [None] * WIDTH
-    solver = build_solver(None, True, default_threads())
-    timer = threading.Timer(EXACT_SECONDS, solver.stop)
-    timer.start()
-    try:
-        result = solver.analyze(pos, lambda col, s: scores.__setitem__(col, s))
-        return result.scores
-    except SearchAborted:
-        return tuple(scores)
-    finally:
-        timer.cancel()
-
-
-def _explore_json(stats: PositionStats, values: tuple[int | None, ...] | None) -> None:
-    for m in stats.moves:
-        row: dict[str, object] = {"move": m.col + 1, "games": m.games, "white": m.white,
-                                  "draws": m.draws, "black": m.black,
-                                  "exact": values[m.col] if values else None}
-        if m.twin is not None:
-            row["mirror"] = m.twin + 1
-        typer.echo(json.dumps(row))
-
-
-def _explore_table(pos: Position, stats: PositionStats,
-                   values: tuple[int | None, ...] | None) -> None:
-    from c4tui.engine.scores import result_words
-
-    where = pos.digits() or "the empty board"
-    t = stats.total
-    typer.echo(f"{plural(t.games, 'game')} through {where}: White {t.percent(t.white):.0f}% "
-               f"draw {t.percent(t.draws):.0f}% Black {t.percent(t.black):.0f}%")
-    if not stats.moves:
-        return
-    typer.echo(f"{'move':<6}{'games':>9}{'White':>8}{'draw':>7}{'Black':>7}  exact")
-    for m in stats.moves:
-        name = f"{m.col + 1}" + (f"={m.twin + 1}" if m.twin is not None else "")
-        value = values[m.col] if values else None
-        exact = "" if value is None else (
-            f"{value:+d} ({result_words(value, pos.ply)})" if value else "0 (draw)")
-        typer.echo(f"{name:<6}{m.games:>9,}{m.percent(m.white):>7.0f}%{m.percent(m.draws):>6.0f}%"
-                   f"{m.percent(m.black):>6.0f}%  {exact}".rstrip())
-    if stats.ended.games:
-        typer.echo(f"(the game ended here in {stats.ended.games:,})")
+        explore_table(pos, stats, values)
 
 
 @db_app.command("stats")
