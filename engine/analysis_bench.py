@@ -17,6 +17,7 @@ from pathlib import Path
 from .booklink import BookLike
 from .controller import SearchController
 from .geometry import WIDTH
+from .levels import best_among_ties
 from .position import MOVE_CHARS, Position
 from .seam import Limits, SearchOptions
 
@@ -67,8 +68,7 @@ def accuracy(limits: Limits, opts: SearchOptions, path: Path = DEFAULT_POSITIONS
         res = ctl.result
         assert res is not None
         nodes += res.nodes
-        best = max(s for s in cols if s is not None)
-        if cols[res.best_move] == best:
+        if res.best_move in best_among_ties(cols):
             correct += 1
         else:
             misses.append(moves)

@@ -12,7 +12,10 @@ Level 10 is perfect play. The ladder's strengths were measured by matches
 
 The choice is a plain function of the scores and a random generator: the same seed gives
 the same move (:func:`move_rng` seeds one per game and position), so a game can be
-replayed while different games differ. Plain Python, no numba: it runs once per move.
+replayed while different games differ. :func:`play` is the one way to play at a strength
+(the app's play mode and the UGI engine's ``Level`` option), :func:`best_among_ties` the
+one reading of "the best columns" (and their order). Plain Python, no numba: it runs once
+per move.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .geometry import CENTER_ORDER, SIZE
+from .position import Position
 from .scores import moves_to_end
 
 #: The levels' numbers: 1 the weakest, :data:`PERFECT_LEVEL` perfect play.
@@ -63,6 +67,23 @@ def level(number: int) -> Level:
     return LEVELS[number - 1]
 
 
+def best_among_ties(scores: Sequence[int | None],
+                    among: Sequence[int] | None = None) -> list[int]:
+    """The columns of the highest exact score (None: a full column, never chosen), among
+    ``among`` if given (else every playable column), in the tie order: centre first, then
+    alternately left and right of it (:data:`~.geometry.CENTER_ORDER`: d c e b f a g on
+    7 columns, the order the searches try moves in). The score counts the winner's discs
+    left, so the highest is the fastest win, else the draw, else the slowest loss. A caller
+    that plays one column the same way every time takes the first; one that varies picks
+    among them at random (the order then fixes what a seed gives). [] if none is playable."""
+    allowed = CENTER_ORDER if among is None else [c for c in CENTER_ORDER if c in among]
+    cols = [c for c in allowed if c < len(scores) and scores[c] is not None]
+    if not cols:
+        return []
+    best = max(s for c in cols if (s := scores[c]) is not None)
+    return [c for c in cols if scores[c] == best]
+
+
 def move_rng(seed: int, key: int) -> random.Random:
     """The generator of one move: the game's ``seed`` and the position's ``key``, so a
     replayed game gets the same moves (a str seed is hashed the same in every process)."""
@@ -77,6 +98,28 @@ def plies_to_end(score: int, ply: int) -> int | None:
         return None
     own = moves_to_end(score, ply)  # the winner's moves, the winning one included
     return 2 * own - 1 if score > 0 else 2 * own
+
+
+def play(pos: Position, number: int, scores: Sequence[int | None],
+         rng: random.Random | None) -> int:
+    """The column level ``number`` plays in ``pos``: the one way to play at a strength.
+
+    ``scores``: each column's exact score for the side to move (the solver's ``analyze``;
+    None: full). ``rng``: the generator of the level's chances and of perfect play's pick
+    among equally good columns, normally :func:`move_rng` of the game's seed and
+    ``pos.key()`` (a replayed game gets the same moves). None: no chance at all, which only
+    perfect play has: the first of :func:`best_among_ties` (the same answer to the same
+    position). ValueError for a level out of range, a full board, or None below level 10.
+    """
+    lvl = level(number)
+    if rng is not None:
+        return choose(lvl, scores, pos.ply, rng)
+    if number != PERFECT_LEVEL:
+        raise ValueError(f"level {number}: plays by chance, needs a generator")
+    best = best_among_ties(scores)
+    if not best:
+        raise ValueError("no legal move: every column is full")
+    return best[0]
 
 
 def choose(lvl: Level, scores: Sequence[int | None], ply: int, rng: random.Random) -> int:
@@ -117,5 +160,4 @@ def _value(score: int | None) -> float:
 
 def _pick(cols: list[int], scores: Sequence[int | None], rng: random.Random) -> int:
     """One of ``cols`` of the best score, at random."""
-    best = max(s for c in cols if (s := scores[c]) is not None)
-    return rng.choice([c for c in cols if scores[c] == best])
+    return rng.choice(best_among_ties(scores, cols))

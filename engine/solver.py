@@ -64,11 +64,6 @@ class ColumnScores:
     nodes: int
     micros: int
 
-    def best(self) -> int | None:
-        """Best score over the playable columns."""
-        vals = [s for s in self.scores if s is not None]
-        return max(vals) if vals else None
-
 
 @dataclass(frozen=True)
 class SolveProgress:

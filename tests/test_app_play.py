@@ -8,6 +8,7 @@ import queue
 import random
 
 import pytest
+from c4tui.engine.levels import best_among_ties
 from c4tui.engine.position import Position
 from c4tui.engine.solver import Solver
 from pilot_util import sync, until
@@ -16,7 +17,7 @@ from test_app_engine import LOAD_TIMEOUT, engine_ready, wait_for
 from c4tui.app import C4App, SearchSettings
 from c4tui.app.controllers import Preview
 from c4tui.app.loader import Engine
-from c4tui.app.play import EnginePlayer, PlaySettings, best_moves
+from c4tui.app.play import EnginePlayer, PlaySettings
 from c4tui.app.text import human_count
 from c4tui.app.widgets import BoardView, PlaySetupScreen
 from c4tui.cli import main
@@ -45,11 +46,6 @@ def test_strength_values():
         parse_strength("strong", "--strength")
     with pytest.raises(UnitError, match="out of range"):
         parse_strength("0", "--strength")
-
-
-def test_best_moves_prefer_the_fastest_win_then_the_centre():
-    assert best_moves((None, 3, 5, -2, 5, 0, 1)) == [2, 4]  # centre first (d c e b f a g)
-    assert best_moves((-8, -3, None, -5, -3, -4, -9)) == [4, 1]  # the slowest loss
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -104,7 +100,7 @@ def test_perfect_play_varies_among_the_best_moves_only():
     """``vary``: a random pick among the equally good moves (b, c, g here); without it
     always the one nearest the centre."""
     pos = Position.from_moves(MIDGAME)
-    best = best_moves(exact_scores(pos))
+    best = best_among_ties(exact_scores(pos))
     assert len(best) > 1
     engine = Engine(Solver(hash_mb=16, book=None), None, None)
     answers: queue.Queue = queue.Queue()
@@ -133,7 +129,7 @@ async def test_perfect_play_hints_and_take_back():
         # the engine is to move when the mode starts: it moves
         await wait_for(pilot, replies(app, len(MIDGAME) + 1), 60, "the engine's move")
         col = app.model.line[-1]
-        assert col in best_moves(exact_scores(pos))
+        assert col in best_among_ties(exact_scores(pos))
         await until(pilot, lambda: "your move (Black)" in str(app.query_one("#status").render()),
                     "the user's turn on the status line")
         status = str(app.query_one("#status").render())
@@ -147,11 +143,11 @@ async def test_perfect_play_hints_and_take_back():
         assert board.values == ()
         # the user's move is answered with a best move
         before = app.position.copy()
-        user = best_moves(exact_scores(before))[0]  # the game goes on
+        user = best_among_ties(exact_scores(before))[0]  # the game goes on
         before.play(user)
         await pilot.press(str(user + 1))
         await wait_for(pilot, replies(app, len(MIDGAME) + 3), 60, "the reply")
-        assert app.model.line[-1] in best_moves(exact_scores(before))
+        assert app.model.line[-1] in best_among_ties(exact_scores(before))
         # take-back: the engine's reply and the user's move go together
         await pilot.press("backspace")
         assert app.model.line == [int(c) - 1 for c in MIDGAME] + [col]

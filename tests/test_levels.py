@@ -14,9 +14,11 @@ import pytest
 from c4tui.engine.levels import (
     LEVELS,
     PERFECT_LEVEL,
+    best_among_ties,
     choose,
     level,
     move_rng,
+    play,
     plies_to_end,
 )
 from c4tui.engine.position import Position
@@ -56,6 +58,46 @@ def test_a_seed_replays_its_moves_and_seeds_vary_them():
     other = [choose(lvl, s, len(m), move_rng(12, int(m))) for m, _, s in rows]
     assert first == again
     assert first != other
+
+
+def test_best_among_ties_prefer_the_fastest_win_then_the_centre():
+    assert best_among_ties((None, 3, 5, -2, 5, 0, 1)) == [2, 4]  # centre first (d c e b f a g)
+    assert best_among_ties((-8, -3, None, -5, -3, -4, -9)) == [4, 1]  # the slowest loss
+    assert best_among_ties((0, 0, 0, 0, 0, 0, 0), among=[6, 0, 5]) == [5, 0, 6]  # its order
+    assert best_among_ties((None,) * 7) == []
+
+
+#: Level 1-10's move (0-based columns) with ``move_rng(1, key)`` on test positions,
+#: recorded from the app's play mode and the UGI's level job before they shared ``play``
+#: (issue 34): the one way to play at a strength must keep every game's moves.
+RECORDED = {
+    "1513312471137164352776647353": "6666666666",
+    "3374435375326": "3333332233",
+    "437723347656537351366517215267251": "3000555555",
+    "5667252176675312571357732561314144326": "1111113333",
+    "416165747575541417466735626322753": "0000033333",
+    "145226346767552763167136": "6112222222",
+    "2441": "2222221113",
+}
+
+
+def test_play_keeps_the_moves_recorded_before_it():
+    scores = {m: s for m, _, s in ROWS}
+    for moves, expected in RECORDED.items():
+        pos = Position.from_moves(moves)
+        got = "".join(str(play(pos, n, scores[moves], move_rng(1, pos.key())))
+                      for n in range(1, PERFECT_LEVEL + 1))
+        assert got == expected, moves
+
+
+def test_play_without_a_generator_is_perfect_play_nearest_the_centre():
+    pos = Position.from_moves("2441")
+    scores = (0, -1, 1, 1, 1, None, 0)  # (made up) three best: c, d, e; d the centre
+    assert play(pos, PERFECT_LEVEL, scores, None) == 3
+    with pytest.raises(ValueError, match="needs a generator"):
+        play(pos, 5, scores, None)
+    with pytest.raises(ValueError, match="every column is full"):
+        play(pos, PERFECT_LEVEL, (None,) * 7, None)
 
 
 def _threatened(ply: int) -> list[int | None]:

@@ -19,8 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from c4tui.engine.geometry import CENTER_ORDER
-from c4tui.engine.levels import PERFECT_LEVEL, choose, level, move_rng
+from c4tui.engine.levels import PERFECT_LEVEL, move_rng, play
 from c4tui.engine.position import PLAYER_NAMES, Position
 from c4tui.engine.seam import Limits, SearchAborted, SearchOptions, default_threads
 from c4tui.units import PERFECT, Strength
@@ -82,13 +81,6 @@ class Reply:
     nodes: int = 0
     seconds: float = 0.0
     error: str = ""
-
-
-def best_moves(scores: tuple[int | None, ...]) -> list[int]:
-    """The columns of the highest exact score, centre first. The score counts the winner's
-    discs, so the highest is the fastest win, else the draw, else the slowest loss."""
-    best = max(s for s in scores if s is not None)
-    return [c for c in CENTER_ORDER if scores[c] == best]
 
 
 @dataclass(frozen=True)
@@ -240,13 +232,14 @@ class EnginePlayer:
         if job.number != self._number:  # cancelled while the table was made
             raise SearchAborted("cancelled")
         res = self._solver.analyze(job.pos)
-        if job.settings.level != PERFECT_LEVEL:
-            col = choose(level(job.settings.level), res.scores, job.pos.ply,
-                         move_rng(self._seed, job.pos.key()))
-            return col, res.nodes
-        moves = best_moves(res.scores)
-        col = self._rng.choice(moves) if job.settings.vary else moves[0]
-        return col, res.nodes
+        lvl = job.settings.level
+        # Below perfect play the game's seed replays a game; perfect play is the same
+        # answer to the same position, unless it varies (then by the app's own generator)
+        if lvl != PERFECT_LEVEL:
+            rng: random.Random | None = move_rng(self._seed, job.pos.key())
+        else:
+            rng = self._rng if job.settings.vary else None
+        return play(job.pos, lvl, res.scores, rng), res.nodes
 
     def _searched(self, engine: Engine, job: _Job) -> tuple[int, int]:
         from c4tui.engine.controller import SearchController

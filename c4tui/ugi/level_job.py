@@ -9,7 +9,7 @@ short and the move then comes from the exact job's short analysis search, as wit
 
 from __future__ import annotations
 
-from c4tui.engine.levels import Level, choose, move_rng
+from c4tui.engine.levels import Level, move_rng, play
 from c4tui.engine.position import Position
 from c4tui.engine.seam import Band, Limits, Score, SearchAborted
 
@@ -34,11 +34,11 @@ class LevelJob(ExactJob):
         except SearchAborted:
             self._fallback()
             return
-        col = choose(self.level, scored.scores, self.pos.ply,
-                     move_rng(self.seed, self.pos.key()))
+        col = play(self.pos, self.level.number, scored.scores,
+                   move_rng(self.seed, self.pos.key()))
         self.best = col
         score = scored.scores[col]
-        assert score is not None  # choose plays a legal column
+        assert score is not None  # play plays a legal column
         self.emit(f"info string level {self.level.number}")
         self.emit(info_line(depth=1, seldepth=1,
                             score=score_words(Score(score, Band.EXACT), self.pos.ply),
