@@ -4,6 +4,7 @@ version of the file, and leaves the solver's table to the pages its search touch
 
 from __future__ import annotations
 
+import gc
 import os
 from pathlib import Path
 
@@ -20,6 +21,12 @@ runner = CliRunner()
 SCORES = {moves: score for moves, score, _ in load_positions()}
 #: 13 discs: the floor of its search is a lookup of its 12-disc parents.
 THIRTEEN = "2567355334757"
+
+
+@pytest.fixture(autouse=True)
+def _collectable_again():
+    yield
+    gc.unfreeze()  # (the CLI froze this test process's objects: let the session collect them)
 
 
 def _solve(*args: str) -> list[list[str]]:
@@ -86,3 +93,11 @@ def test_the_solve_command_table_is_not_touched_until_searched():
         pos = Position.from_moves(moves)
         a, b = lazy.solve(pos), eager.solve(pos)
         assert (a.score, a.best_move, a.nodes) == (b.score, b.best_move, b.nodes)
+
+
+def test_the_solver_setup_freezes_what_it_made_and_collects_again():
+    gc.unfreeze()
+    assert gc.get_freeze_count() == 0 and gc.isenabled()
+    assert _solve(THIRTEEN)[0][:2] == [THIRTEEN, "14"]
+    # numba's objects are out of the collector's sight, and it collects what comes after
+    assert gc.get_freeze_count() > 10_000 and gc.isenabled()
