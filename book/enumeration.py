@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from c4tui.engine.geometry import BOTTOM, H1, HEIGHT, WIDTH
+from c4tui.engine.geometry import BOTTOM, H1, HEIGHT, SIZE, WIDTH
 from c4tui.engine.position import Position, can_win_next, winning_squares
 
 from .keys import canonical_key
@@ -57,8 +57,8 @@ def enumerate_positions(ply: int, root: str = "") -> Enumeration:
     start = Position.from_moves(root)
     if start.is_over:
         raise ValueError(f"root {root!r}: the game is over")
-    if not start.ply <= ply <= 42:
-        raise ValueError(f"ply {ply} out of range {start.ply}-42 for root {root!r}")
+    if not start.ply <= ply <= SIZE:
+        raise ValueError(f"ply {ply} out of range {start.ply}-{SIZE} for root {root!r}")
     seen: list[set[int]] = [set() for _ in range(ply + 1)]
     keys: list[int] = []
     moves: list[str] = []

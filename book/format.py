@@ -63,18 +63,18 @@ class BookError(ValueError):
 
 
 def plies_mask(plies) -> int:
-    """Bit mask of a collection of ply numbers (0-42)."""
+    """Bit mask of a collection of ply numbers (0 to the board's SIZE, 42 on 7x6)."""
     m = 0
     for p in plies:
-        if not 0 <= int(p) <= 42:
-            raise ValueError(f"ply {p} out of range 0-42")
+        if not 0 <= int(p) <= SIZE:
+            raise ValueError(f"ply {p} out of range 0-{SIZE}")
         m |= 1 << int(p)
     return m
 
 
 def plies_of(mask: int) -> tuple[int, ...]:
     """Ply numbers of a bit mask."""
-    return tuple(p for p in range(43) if mask >> p & 1)
+    return tuple(p for p in range(SIZE + 1) if mask >> p & 1)
 
 
 def content_digest(keys: np.ndarray, scores: np.ndarray) -> bytes:

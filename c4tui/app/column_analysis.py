@@ -68,7 +68,7 @@ class ColumnAnalysis:
 
     def _deep_nodes(self) -> int:
         nodes = self._settings.search_limits().nodes  # the built-in search's
-        share = MAX_COLUMN_NODES if nodes is None else min(nodes // 7, MAX_COLUMN_NODES)
+        share = MAX_COLUMN_NODES if nodes is None else min(nodes // WIDTH, MAX_COLUMN_NODES)
         return max(MIN_COLUMN_NODES, share)
 
     def tick(self, pos: Position, wanted: bool, deep: bool = False,
