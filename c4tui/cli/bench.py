@@ -38,7 +38,7 @@ def bench(
                            "analysis search at --nodes per move.")
     ] = False,
     nodes_text: Annotated[
-        str | None, options.nodes_option("Nodes per move for --accuracy", "1M, MILTON's")
+        str | None, options.nodes_option("Nodes per move for --accuracy", options.MILTON_DEFAULT)
     ] = None,
     sets: Annotated[
         list[str] | None, typer.Option("--set", help="Pons set name, or a file of '<moves> "

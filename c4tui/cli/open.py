@@ -71,7 +71,7 @@ def open_workstation(
     nodes: Annotated[
         str | None,
         options.nodes_option("Node limit of each search",
-                             "the workstation's, 2M; an external engine's: none"),
+                             "the workstation's; an external engine's: none"),
     ] = None,
     hash_text: Annotated[
         str | None, options.hash_option("Tables of the search", "the workstation's")

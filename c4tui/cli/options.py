@@ -26,6 +26,7 @@ from c4tui.units import (
     parse_count,
     parse_mb,
     parse_strength,
+    round_count,
 )
 
 from .errors import bad_value, check_range, fail
@@ -40,6 +41,8 @@ NODES_LO = 0
 #: MILTON's node limit, one million nodes a search: ``c4tui analyze``'s and ``c4tui bench
 #: --accuracy``'s default (docs/analysis.md measures the search at it).
 MILTON_NODES = 1_000_000
+#: How the help names it.
+MILTON_DEFAULT = f"{round_count(MILTON_NODES)}, MILTON's"
 HASH_HELP = f"in whole MB, 1-{MAX_HASH_MB}: 64, 64M or 1G"
 STRENGTH_HELP = "a level, 1 (beginner) to 10 (perfect play); or the search's nodes: 100k"
 #: ``--play``'s values: the engine's side (0 White, 1 Black)
