@@ -19,8 +19,8 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
 from ugi_client import LOAD_TIMEOUT, UgiProcess
+from waiting import wait_until
 
 ENGINE = (str(Path(sys.executable).with_name("c4tui")), "engine")
 #: ``go movetime 100`` must answer within this (measured 0.08-0.1 s).
@@ -29,12 +29,16 @@ MOVE_BOUND = 1.0
 QUIT_BOUND = 1.5
 #: A table this large takes seconds to allocate: longer than stop's 0.5 s grace.
 LARGE_HASH = 4096
+#: The engine whose first solver waits for the test (tests/held_engine.py), and the table
+#: it then makes: the hold, not the size, outlasts the grace.
+HELD_ENGINE = (sys.executable, str(Path(__file__).with_name("held_engine.py")))
+HASH_AFTER_HOLD = 64
 
 
-def _engine(hash_mb: int, isready: bool) -> UgiProcess:
+def _engine(hash_mb: int, isready: bool, cmd: tuple[str, ...] = ENGINE) -> UgiProcess:
     """An engine playing exactly without books (the empty board is seconds of solving),
     its kernels loaded; the table of ``hash_mb`` made at ``isready`` if ``isready``."""
-    eng = UgiProcess(ENGINE)
+    eng = UgiProcess(cmd)
     eng.ask("ugi", "ugiok", timeout=60)
     eng.ask("isready", "readyok", timeout=LOAD_TIMEOUT)  # the kernels (a cold cache compiles)
     eng.send("setoption name Exact value true")
@@ -87,36 +91,29 @@ def test_go_keeps_its_time_while_the_table_is_made_and_quit_does_not_wait():
         assert eng.stderr == ""
 
 
-def _stop_during_the_allocation() -> UgiProcess | None:
-    """An engine whose ``go infinite`` was stopped while it made a 4 GB table (``stop``
-    answered after its grace, the search's thread running on); None if the table was made
-    within the grace (a machine with many zeroed pages at hand)."""
-    eng = _engine(LARGE_HASH, isready=False)
-    eng.send("go infinite")
-    t0 = time.monotonic()
-    first = eng.ask("stop", "bestmove", timeout=10)
-    assert time.monotonic() - t0 < QUIT_BOUND  # the grace is 0.5 s
-    if first == [first[-1]]:  # answered by stop, without a word of the search
-        return eng
-    eng.__exit__()
-    return None
-
-
-def test_a_search_stopped_while_the_table_is_made_prints_nothing_later():
-    """``stop`` misses its grace (the 4 GB allocation cannot be cut short): the old
+def test_a_search_stopped_while_the_table_is_made_prints_nothing_later(tmp_path):
+    """``stop`` misses its grace (the table's allocation cannot be cut short): the old
     search's thread runs on, and nothing of it comes after its ``bestmove``. The next
-    search is MILTON's (Exact off), which never says "cut short": such a line is stale."""
-    for _ in range(3):
-        eng = _stop_during_the_allocation()
-        if eng is not None:
-            break
-    else:
-        pytest.skip("the 4 GB table was made within stop's grace three times")
-    with eng:
+    search is MILTON's (Exact off), which never says "cut short": such a line is stale.
+
+    The allocation is held by tests/held_engine.py until this test releases it, so that
+    it outlasts the grace on any machine (a real 4 GB table raced it: on a machine with
+    zeroed pages at hand it was made within the grace and the test skipped)."""
+    held, release = tmp_path / "held", tmp_path / "release"
+    with _engine(HASH_AFTER_HOLD, isready=False, cmd=(*HELD_ENGINE, str(held), str(release))
+                 ) as eng:
+        eng.send("go infinite")
+        wait_until(held.exists, 60, "the search to begin making its table", proc=eng.proc,
+                   detail=eng.tail)
+        t0 = time.monotonic()
+        first = eng.ask("stop", "bestmove", timeout=10)
+        assert time.monotonic() - t0 < QUIT_BOUND  # the grace is 0.5 s
+        assert first == [first[-1]], first  # answered by stop, without a word of the search
         eng.send("setoption name Exact value false")
         eng.send("setoption name Hash value 1")
-        took, _, _ = _timed(eng, "go movetime 100")
-        later = eng.ask("isready", "readyok", timeout=120)  # the table is made by now
+        took, _, _ = _timed(eng, "go movetime 100")  # the old search still holds the engine
+        release.touch()  # the table is made now, and the old search runs on to its end
+        later = eng.ask("isready", "readyok", timeout=120)  # ready: the old search is over
         later += eng.quiet(1.0)  # the old search's last words would come now
         assert not [x for x in eng.lines if "cut short" in x]
         assert later == ["readyok"], later
