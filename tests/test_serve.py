@@ -46,7 +46,7 @@ from waiting import wait_until
 from c4tui.app import C4App
 from c4tui.app.crash import crash_dir
 from c4tui.serve import app_argv, app_command, make_server
-from c4tui.serve_guards import (
+from c4tui.serve.guards import (
     TOKEN_ENV,
     HostCheck,
     check_token,
@@ -579,12 +579,12 @@ def test_a_bad_token_or_session_count_gets_one_line():
 
 
 def test_the_page_is_textual_serves_but_for_the_font():
-    """c4tui/templates/app_index.html is textual-serve's page with its one external link
+    """c4tui/serve/app_index.html is textual-serve's page with its one external link
     (fonts.googleapis.com) replaced by @font-face rules naming textual-serve's own copy of
     the font: when textual-serve changes its page, this says the copy must follow."""
     import textual_serve
 
-    from c4tui.guarded_server import TEMPLATES
+    from c4tui.serve.server import TEMPLATES
 
     theirs = (Path(textual_serve.__file__).parent / "templates" / "app_index.html").read_text()
     ours = (TEMPLATES / "app_index.html").read_text()

@@ -13,7 +13,7 @@ from c4tui.serve import (
     bind_error,
     serve,
 )
-from c4tui.serve_guards import TOKEN_ENV
+from c4tui.serve.guards import TOKEN_ENV
 
 from .errors import check_range, fail
 from .open import resolve_target

@@ -25,7 +25,7 @@ import shlex
 import sys
 from typing import Any
 
-from .serve_guards import check_token, is_local
+from .guards import check_token, is_local
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -46,9 +46,9 @@ def app_command(args: list[str]) -> str:
 def make_server(argv: list[str], *, host: str, port: int, token: str,
                 public_url: str | None = None,
                 max_sessions: int = DEFAULT_MAX_SESSIONS) -> Any:
-    """A textual-serve server for ``argv`` with the guards of :mod:`c4tui.serve_guards`
+    """A textual-serve server for ``argv`` with the guards of :mod:`c4tui.serve.guards`
     (imported here, so that importing c4tui.serve does not import aiohttp)."""
-    from .guarded_server import GuardedServer
+    from .server import GuardedServer
 
     return GuardedServer(argv, host=host, port=port, token=token, public_url=public_url,
                          max_sessions=max_sessions)

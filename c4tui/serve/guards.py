@@ -1,7 +1,7 @@
 """The guards of ``c4tui serve`` (docs/serve.md, "What protects the user"): the token,
 the ``Host`` and ``Origin`` checks, the terminal sizes a page may ask for, the access log's
 scrubbing, and a session process's death with the server. Plain Python: the server
-(:mod:`c4tui.guarded_server`) applies them to each request.
+(:mod:`c4tui.serve.server`) applies them to each request.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The server of ``c4tui serve``: textual-serve's, with the guards of
-:mod:`c4tui.serve_guards` on every request, and one process group per browser session
+:mod:`c4tui.serve.guards` on every request, and one process group per browser session
 (:class:`Session`) that is always reaped. Imports aiohttp and textual-serve, which
 :func:`c4tui.serve.make_server` loads only when a server is made.
 """
@@ -21,7 +21,7 @@ from aiohttp import WSMsgType, web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
-from .serve_guards import (
+from .guards import (
     TOKEN_ENV,
     HostCheck,
     _url_host,
@@ -35,7 +35,7 @@ from .serve_guards import (
 QUIT_GRACE = 3.0
 #: The page's template: textual-serve's, but self-contained (its web font comes from this
 #: server's /static, textual-serve's own copy, instead of fonts.googleapis.com).
-TEMPLATES = Path(__file__).with_name("templates")
+TEMPLATES = Path(__file__).parent  # app_index.html: textual-serve's page, self-contained
 
 log = logging.getLogger("c4tui.serve")
 

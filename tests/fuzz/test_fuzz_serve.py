@@ -1,4 +1,4 @@
-"""Fuzzing the guards of ``c4tui serve`` (c4tui/serve.py; docs/serve.md's threat model):
+"""Fuzzing the guards of ``c4tui serve`` (c4tui/serve/guards.py; docs/serve.md's threat model):
 the ``Host`` check against DNS rebinding, the websocket ``Origin`` check, the token's
 form and the terminal size a browser asks for.
 
@@ -22,7 +22,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from c4tui.app.crash import crash_dir
-from c4tui.serve_guards import (
+from c4tui.serve.guards import (
     HEIGHT_RANGE,
     TOKEN_PATTERN,
     WIDTH_RANGE,
