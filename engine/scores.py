@@ -43,3 +43,10 @@ def result_words(score: int, ply: int) -> str:
     side = ply % 2 if score > 0 else 1 - ply % 2
     n = moves_to_end(score, ply)
     return f"{PLAYER_NAMES[side]} wins in {n}" if n else f"{PLAYER_NAMES[side]} has won"
+
+
+def score_in_words(score: int, ply: int) -> str:
+    """An exact score with its reading, the one spelling of a score shown as a number:
+    ``+3 (White wins in 17)``, ``0 (draw)``, ``-2 (Black wins in 19)`` (the number signed
+    but 0 bare: a draw has no side)."""
+    return f"{score:+d} ({result_words(score, ply)})" if score else "0 (draw)"

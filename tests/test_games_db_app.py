@@ -102,7 +102,7 @@ async def test_exact_values_that_arrive_later_are_shown_whole(tmp_path):
         await until(pilot, lambda: _rows(app)[0][5], "the exact values")
         await pilot.pause()
         text = screen_text(app)
-        assert "-2 Black wins in 19" in text and "-3 Black wins in 18" in text
+        assert "-2 (Black wins in 19)" in text and "-3 (Black wins in 18)" in text
 
 
 @sync

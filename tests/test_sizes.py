@@ -353,7 +353,7 @@ def test_book_build_and_derive_on_another_size(tmp_path) -> None:
     assert built.returncode == 0, built.stderr
     assert c4("book", "derive", "b.c4b", "--down-to", "0", "--out", "full.c4b").returncode == 0
     empty = c4("book", "lookup", "", "--book-file", "full.c4b")
-    assert empty.returncode == 0 and "+0 (draw" in empty.stdout, empty.stdout
+    assert empty.returncode == 0 and ": 0 (draw)" in empty.stdout, empty.stdout
     code = ("import json, random; from c4tui.book import load; "
             "from c4tui.book.keys import key_to_moves; b = load('b.c4b'); "
             "i = random.Random(5).sample(range(len(b)), 40); "

@@ -13,7 +13,7 @@ from c4tui.engine.book_negamax import book_negamax
 from c4tui.engine.geometry import SIZE, win_score
 from c4tui.engine.position import IllegalMoveError, Position, can_win_next, winning_move
 from c4tui.engine.pv import perfect_line, perfect_steps
-from c4tui.engine.scores import result_words
+from c4tui.engine.scores import result_words, score_in_words
 from c4tui.engine.seam import Source
 from c4tui.engine.solver import Solver
 from testdata import load_positions
@@ -171,6 +171,10 @@ def test_one_wording_of_an_exact_score():
     assert result_words(-win_score(7), 6) == "Black wins in 1"
     assert result_words(1, 0) == "White wins in 21"  # the empty board
     assert result_words(-win_score(6), 7) == "White has won"  # after White's four
+    # a score shown as a number, one spelling (the explorer, db explore, book lookup)
+    assert score_in_words(0, 17) == "0 (draw)"
+    assert score_in_words(1, 0) == "+1 (White wins in 21)"
+    assert score_in_words(-2, 0) == "-2 (Black wins in 20)"
 
 
 # ---------------------------------------------------------------- the move text

@@ -191,7 +191,7 @@ def lookup(
     """Print the book's exact score of a position (exit code 2 if it is not in the book)."""
     from c4tui.book import BookError, load
     from c4tui.engine.position import IllegalMoveError, Position
-    from c4tui.engine.scores import result_words
+    from c4tui.engine.scores import score_in_words
 
     no_books_past_64_bits("book lookup")
     try:
@@ -210,7 +210,7 @@ def lookup(
         _out.print(f"{pos.digits() or '(empty board)'}: not in {p.name}", highlight=False)
         raise typer.Exit(2)
     _out.print(
-        f"{pos.digits() or '(empty board)'}: {score:+d} ({result_words(score, pos.ply)})",
+        f"{pos.digits() or '(empty board)'}: {score_in_words(score, pos.ply)}",
         highlight=False,
     )
 

@@ -55,7 +55,7 @@ def explore_json(stats: PositionStats, values: tuple[int | None, ...] | None) ->
 def explore_table(pos: Position, stats: PositionStats,
                   values: tuple[int | None, ...] | None) -> None:
     """The explorer's table: the games through ``pos``, then a row per move played."""
-    from c4tui.engine.scores import result_words
+    from c4tui.engine.scores import score_in_words
 
     where = pos.digits() or "the empty board"
     t = stats.total
@@ -67,8 +67,7 @@ def explore_table(pos: Position, stats: PositionStats,
     for m in stats.moves:
         name = f"{m.col + 1}" + (f"={m.twin + 1}" if m.twin is not None else "")
         value = values[m.col] if values else None
-        exact = "" if value is None else (
-            f"{value:+d} ({result_words(value, pos.ply)})" if value else "0 (draw)")
+        exact = "" if value is None else score_in_words(value, pos.ply)
         typer.echo(f"{name:<6}{m.games:>9,}{m.percent(m.white):>7.0f}%{m.percent(m.draws):>6.0f}%"
                    f"{m.percent(m.black):>6.0f}%  {exact}".rstrip())
     if stats.ended.games:

@@ -26,7 +26,7 @@ from textual.widgets import DataTable, Label
 from c4tui import db
 from c4tui.bounded import shown
 from c4tui.engine.position import Position
-from c4tui.engine.scores import result_words
+from c4tui.engine.scores import score_in_words
 from c4tui.gamefile import Game
 
 from .modal import OnceModalScreen
@@ -159,7 +159,7 @@ class ExplorerScreen(OnceModalScreen[None]):
             return ""
         score = self._exact[col]
         assert score is not None
-        return f"{score:+d} {result_words(score, self.shown.ply)}" if score else "0 draw"
+        return score_in_words(score, self.shown.ply)
 
     def _poll(self) -> None:
         """The position changed behind the explorer (the engine moved), or exact values
