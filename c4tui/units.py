@@ -124,7 +124,7 @@ _LEVEL_WORDS = ("level", "l")  # "level 5", "L5": a level however short the text
 @dataclass(frozen=True)
 class Strength:
     """How strong the engine plays: a ``level`` (1-10, 10 perfect play; see
-    c4tui.engine.levels), or a ``nodes`` budget of the analysis search (kept from before
+    c4tui.engine.levels), or a ``nodes`` limit of the analysis search (kept from before
     the levels: when set, it is the strength)."""
 
     level: int = PERFECT_LEVEL
@@ -168,7 +168,7 @@ def parse_level(text: str, what: str) -> int:
 
 def parse_strength(text: str, what: str) -> Strength:
     """A play-mode strength: a level (``1``-``10``, ``L5``, ``level 5``; ``perfect`` is
-    level 10), or a node budget of the analysis search (``100k``, ``1M``: 11 nodes or
+    level 10), or a node limit of the analysis search (``100k``, ``1M``: 11 nodes or
     more); :class:`UnitError` otherwise."""
     full = str(text).strip()
     shown = _clip(full)

@@ -37,7 +37,7 @@ class PlaySettings:
     """The engine's side (0 White, 1 Black) and strength: a ``level`` (1-10, 10 perfect
     play: the exact solver with the books; below, c4tui.engine.levels's choice among the
     exact scores, varied per game), or, when set, ``nodes``: the analysis search's node
-    budget. ``vary``: perfect play picks at random among equally good moves (else the one
+    limit. ``vary``: perfect play picks at random among equally good moves (else the one
     nearest the centre, so the same game gets the same answers)."""
 
     side: int
@@ -249,7 +249,7 @@ class EnginePlayer:
             search = SearchController(ENGINE_NICE)
             with self._lock:
                 self._search = search
-        # the search alone, without the books: the budget alone sets the strength
+        # the search alone, without the books: the node limit alone sets the strength
         self._search.start(job.pos, Limits(nodes=job.settings.nodes),
                            SearchOptions(use_book=False))
         self._search.wait()

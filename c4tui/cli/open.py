@@ -115,8 +115,8 @@ def open_workstation(
     if argv and no_engine:
         fail("--engine and --no-engine: choose one")
     engine_side = None if play is None else options.side(play)
-    budget = options.strength(strength)
-    if engine_side is None and (budget != Strength() or vary or hints):
+    chosen = options.strength(strength)
+    if engine_side is None and (chosen != Strength() or vary or hints):
         fail("--strength, --vary and --hints need --play white or --play black")
     if engine_side is not None and no_engine:
         fail("--play and --no-engine: there is no engine to play against")
@@ -137,7 +137,7 @@ def open_workstation(
     search = SearchOptions(use_book=book) if hash_mb is None else \
         SearchOptions(use_book=book, hash_mb=hash_mb)
     settings = SearchSettings(auto=auto, limits=limits, options=search, engine_cmd=argv)
-    opponent = None if engine_side is None else PlaySettings.of(engine_side, budget, vary)
+    opponent = None if engine_side is None else PlaySettings.of(engine_side, chosen, vary)
     # a session that did not quit cleanly is offered first (claimed: no other start sees it);
     # a session served to a browser (c4tui serve) is a visitor's: neither kept nor offered
     served = "web_driver" in os.environ.get("TEXTUAL_DRIVER", "")

@@ -110,7 +110,7 @@ def hash_mb(text: str | None, option: str = "--hash") -> int | None:
 
 
 def strength(text: str, option: str = "--strength") -> Strength:
-    """A ``--strength`` value (a level, or a node budget), or a one-line usage error."""
+    """A ``--strength`` value (a level, or a node limit), or a one-line usage error."""
     try:
         return parse_strength(text, option)
     except UnitError as exc:

@@ -24,7 +24,7 @@ from c4tui.engine.seam import Limits, SearchOptions
 if TYPE_CHECKING:
     from c4tui.engine.controller import SearchController
 
-SHALLOW_NODES = 2_000  #: the shallow search's budget after each move
+SHALLOW_NODES = 2_000  #: the shallow search's node limit after each move
 _SHALLOW = SearchOptions(use_book=False, hash_mb=1)
 
 

@@ -1,5 +1,5 @@
 """The play-mode dialog: the side the engine plays, its strength (a level 1-10, or a node
-budget), and the hints."""
+limit), and the hints."""
 
 from __future__ import annotations
 
