@@ -252,7 +252,7 @@ def test_a_bad_threads_environment_is_one_line_before_any_command() -> None:
 
 
 def test_scaling_thread_counts() -> None:
-    from c4tui.cli.bench_scaling import thread_counts
+    from c4tui.cli.bench.scaling import thread_counts
 
     assert thread_counts(1) == [1, 2]
     assert thread_counts(2) == [1, 2, 4]
@@ -267,7 +267,7 @@ def test_bench_scaling_on_a_set() -> None:
     two cores), growth and speed-up against one thread, and the closing line."""
     from c4tui.engine.seam import usable_cores
 
-    from c4tui.cli.bench_scaling import thread_counts
+    from c4tui.cli.bench.scaling import thread_counts
 
     r = runner.invoke(app, ["bench", "--scaling", "--set", "Test_L1_R2", "-n", "3"])
     assert r.exit_code == 0, r.output

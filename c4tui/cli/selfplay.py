@@ -80,9 +80,10 @@ def selfplay(
     aspiration, quiescence, extensions, killers, recognition, book, threat-ordering,
     window-parity (prefix no- to turn one off).
     """
-    from c4tui.engine.analysis_bench import openings as all_openings
-    from c4tui.engine.analysis_bench import selfplay as run
     from c4tui.engine.seam import Limits
+
+    from .bench.analysis import openings as all_openings
+    from .bench.analysis import selfplay as run
 
     check_size(size, "selfplay")
     budget = options.node_limit(nodes, None)

@@ -1,10 +1,10 @@
 """``c4tui bench``: the command, which checks its options and runs one mode.
 
 The modes, one function each: ours against the BitBully C++ solver on Pons's sets or an
-enumeration (the default, :mod:`.bench_solve`) or on the empty board (``--empty``); exact
+enumeration (the default, :mod:`.solve`) or on the empty board (``--empty``); exact
 analysis latency and the search's accuracy (``--latency``, ``--accuracy``,
-:mod:`.bench_latency`); the solver on 1, 2, 4, ... threads (``--scaling``,
-:mod:`.bench_scaling`); the opening book's effect (``--book-file``, :mod:`.bench_book`).
+:mod:`.latency`); the solver on 1, 2, 4, ... threads (``--scaling``,
+:mod:`.scaling`); the opening book's effect (``--book-file``, :mod:`.book`).
 BitBully is an optional extra (``pip install 'c4tui[bench]'`` or ``make bench``), never a
 runtime dependency.
 """
@@ -17,11 +17,11 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from . import options
-from .bench_sets import DEFAULT_SETS, is_file_set, load_set, pons_dir
-from .bench_solve import EMPTY_HASH_MB, bench_empty, bench_groups, solvers
-from .errors import bad_value, check_range, fail
-from .size import SIZE_OPTION, check_size
+from .. import options
+from ..errors import bad_value, check_range, fail
+from ..size import SIZE_OPTION, check_size
+from .sets import DEFAULT_SETS, is_file_set, load_set, pons_dir
+from .solve import EMPTY_HASH_MB, bench_empty, bench_groups, solvers
 
 
 def bench(
@@ -125,13 +125,13 @@ def bench(
 
 
 def _latency(file: Path | None, threads: int, peer: bool) -> None:
-    from .bench_latency import bench_latency, positions_file
+    from .latency import bench_latency, positions_file
 
     bench_latency(Console(), file or positions_file(), threads, peer)
 
 
 def _accuracy(file: Path | None, nodes_text: str | None) -> None:
-    from .bench_latency import bench_accuracy, positions_file
+    from .latency import bench_accuracy, positions_file
 
     path = file or positions_file()
     bench_accuracy(Console(), path, options.node_limit(nodes_text, options.MILTON_NODES))
@@ -141,7 +141,7 @@ def _scaling(sets: list[str] | None, count: int, hash_text: str | None,
              data: Path | None, top: int | None) -> None:
     from c4tui.engine.seam import usable_cores
 
-    from .bench_scaling import bench_scaling, load_positions, thread_counts
+    from .scaling import bench_scaling, load_positions, thread_counts
 
     if count < 1:
         bad_value("--count", count, "must be at least 1")
@@ -163,7 +163,7 @@ def _scaling(sets: list[str] | None, count: int, hash_text: str | None,
 
 def _book(book: str, sets: list[str] | None, count: int, hash_mb: int | None, threads: int,
           data: Path | None) -> None:
-    from .bench_book import BOOK_SETS, bench_book
+    from .book import BOOK_SETS, bench_book
 
     bench_book(Console(), book, list(sets or BOOK_SETS), count, hash_mb, threads,
                data or pons_dir())

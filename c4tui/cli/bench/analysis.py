@@ -3,7 +3,7 @@
 ``c4tui bench --accuracy`` prints the share of positions of ``tests/data/positions.txt``
 where the chosen move is one of the exactly best (:func:`accuracy`); ``c4tui selfplay``
 plays the self-play experiment (:func:`selfplay`); ``python -m
-c4tui.engine.analysis_bench speed`` compares node rates with the exact solver.
+c4tui.cli.bench.analysis speed`` compares node rates with the exact solver.
 """
 
 from __future__ import annotations
@@ -14,14 +14,14 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from .booklink import BookLike
-from .controller import SearchController
-from .geometry import WIDTH
-from .levels import best_among_ties
-from .position import MOVE_CHARS, Position
-from .seam import Limits, SearchOptions
+from c4tui.engine.booklink import BookLike
+from c4tui.engine.controller import SearchController
+from c4tui.engine.geometry import WIDTH
+from c4tui.engine.levels import best_among_ties
+from c4tui.engine.position import MOVE_CHARS, Position
+from c4tui.engine.seam import Limits, SearchOptions
 
-DEFAULT_POSITIONS = Path(__file__).resolve().parent.parent / "tests" / "data" / "positions.txt"
+DEFAULT_POSITIONS = Path(__file__).resolve().parents[3] / "tests" / "data" / "positions.txt"
 
 
 @dataclass(frozen=True)
@@ -137,8 +137,8 @@ def selfplay(limits: Limits, opts_a: SearchOptions, opts_b: SearchOptions,
 
 def speed(path: Path, count: int) -> str:
     """Exact solver against the analysis search to full depth on the same positions."""
-    from .controller import run_search
-    from .solver import Solver
+    from c4tui.engine.controller import run_search
+    from c4tui.engine.solver import Solver
 
     rows = [line.split() for line in path.read_text().splitlines() if line.strip()][:count]
     positions = [Position.from_moves(r[0]) for r in rows]
@@ -164,7 +164,7 @@ def speed(path: Path, count: int) -> str:
 
 
 def _main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m c4tui.engine.analysis_bench")
+    ap = argparse.ArgumentParser(prog="python -m c4tui.cli.bench.analysis")
     sub = ap.add_subparsers(dest="cmd", required=True)
     sp = sub.add_parser("speed", help="nodes/s against the exact solver (full depth)")
     sp.add_argument("--file", type=Path,

@@ -15,9 +15,9 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from .bench_sets import load_set
-from .errors import fail
-from .options import given
+from ..errors import fail
+from ..options import given
+from .sets import load_set
 
 BOOK_SETS = ("Test_L1_R2", "Test_L1_R3")
 
@@ -41,7 +41,7 @@ def _load_book(book_arg: str):
 
 def _positions(directory: Path, max_ply: int) -> list[tuple[str, int, list[int | None]]]:
     """Rows of positions.txt (beside the Pons sets) with at most ``max_ply`` discs."""
-    from c4tui.engine.analysis_bench import read_positions
+    from .analysis import read_positions
 
     path = directory.parent / "positions.txt"
     if not path.is_file():

@@ -19,10 +19,10 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from .bench_sets import read_text
-from .books import prepare_books
-from .errors import FAILURE, fail
+from ..books import prepare_books
+from ..errors import FAILURE, fail
 from .peers import BitBullyAnalysis, optional_peer
+from .sets import read_text
 
 #: Targets of issue 12 (docs/benchmarks.md): our p99 at most 50 ms and a third of the
 #: peer's, our maximum at most 200 ms.
@@ -31,7 +31,7 @@ P99_MS, P99_RATIO, MAX_MS = 50.0, 1 / 3, 200.0
 
 def positions_file() -> Path:
     """The 900 scored positions: the repository's copy, else the shared test data."""
-    here = Path(__file__).resolve().parents[2]
+    here = Path(__file__).resolve().parents[3]  # the repository: c4tui/cli/bench/latency.py
     for cand in (here / "tests" / "data" / "positions.txt",
                  here.parent / "shared" / "testdata" / "positions.txt"):
         if cand.is_file():
@@ -155,8 +155,9 @@ def _targets(console: Console, ours: Latency, theirs: Latency | None) -> bool:
 def bench_accuracy(console: Console, path: Path, nodes: int | None) -> None:
     """MILTON's analysis search at ``nodes`` per move (None: no node limit); last line
     ``accuracy K/N = P%``."""
-    from c4tui.engine.analysis_bench import accuracy
     from c4tui.engine.seam import Limits, SearchOptions
+
+    from .analysis import accuracy
 
     read_rows(path)  # a clear error for a bad file before the long run
     books = prepare_books(console)

@@ -20,8 +20,8 @@ from rich.table import Table
 from c4tui.bounded import shown
 from c4tui.engine.seam import MAX_THREADS, usable_cores
 
-from .bench_sets import read_set
-from .errors import fail
+from ..errors import fail
+from .sets import read_set
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from c4tui.bounded import read_file
 
-from .errors import fail
+from ..errors import fail
 
 DEFAULT_SETS = ("Test_L2_R2", "Test_L1_R2")
 #: The largest positions file a benchmark reads (Pons's sets have 20-30 kB).
@@ -16,7 +16,7 @@ SET_CAP = 16 << 20
 
 def pons_dir() -> Path:
     """The Pons benchmark sets: the repository's copy, else the shared test data."""
-    here = Path(__file__).resolve().parents[2]  # the repository: c4tui/cli/bench_sets.py
+    here = Path(__file__).resolve().parents[3]  # the repository: c4tui/cli/bench/sets.py
     for cand in (here / "tests" / "data" / "pons", here.parent / "shared" / "testdata" / "pons"):
         if cand.is_dir():
             return cand

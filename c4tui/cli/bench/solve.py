@@ -16,7 +16,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from . import options
+from .. import options
 from .peers import BitBullySolver, optional_peer
 
 #: The empty board's tree is large: a bigger table than the solver's.
