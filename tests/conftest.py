@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 
 import platformdirs
@@ -155,6 +156,11 @@ os.environ.setdefault("C4TUI_CACHE_DIR", platformdirs.user_cache_dir("c4tui"))
 def _private_state(tmp_path_factory, monkeypatch):
     """Every test gets its own state directory (the recent-files list): never the user's."""
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("state")))
+    yield
+    # The CLI's solver setup freezes the process's objects out of the garbage collector's
+    # sight (c4tui/cli/solve.py: a short process's objects all live to its end); a test
+    # that ran it in this process hands them back, so that later garbage is collected.
+    gc.unfreeze()
 
 
 @pytest.fixture

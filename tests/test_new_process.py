@@ -23,12 +23,6 @@ SCORES = {moves: score for moves, score, _ in load_positions()}
 THIRTEEN = "2567355334757"
 
 
-@pytest.fixture(autouse=True)
-def _collectable_again():
-    yield
-    gc.unfreeze()  # (the CLI froze this test process's objects: let the session collect them)
-
-
 def _solve(*args: str) -> list[list[str]]:
     r = runner.invoke(app, ["solve", "--stats", "--threads", "1", *args])
     assert r.exit_code == 0, (r.output, r.exception)

@@ -40,7 +40,8 @@ def build_solver(hash_mb: int | None, book: bool, threads: int,
     (``gc.freeze``): numba's modules, types and kernels, hundreds of thousands of objects
     that live as long as the process. The collections during their import and at the
     process's exit walked them all, about 0.25 s of CPU of a new ``c4tui solve`` process
-    (docs/benchmarks.md, "Cold start").
+    (docs/benchmarks.md, "Cold start"). For the CLI's short processes only: a longer-lived
+    caller (a test running the CLI in its process) calls ``gc.unfreeze()`` after.
     """
     collecting = gc.isenabled()
     gc.disable()
