@@ -229,7 +229,9 @@ ctl.start(Position.from_moves("4453"), Limits(nodes=10**9))
 end = time.monotonic() + 120
 while not ctl.snapshot().nodes and time.monotonic() < end:  # its worker at work
     time.sleep(0.01)
-print(nice(ctl._thread.native_id))
+import threading
+worker = next(t for t in threading.enumerate() if t.name == "c4-analysis")  # engine/worker.py
+print(nice(worker.native_id))
 ctl.stop()
 """
 
