@@ -101,7 +101,7 @@ async def test_move_list_shows_numbered_pairs_and_jumps():
     async with app.run_test(size=(80, 24)) as pilot:
         text = str(app.query_one("#moves").render())
         assert "1. d1 d2 2. e1 c1" in text
-        await app.run_action("screen.tree('goto', 1)")
+        await app.run_action("screen.tree('goto', (1,))")
         await pilot.pause()
         assert app.position.digits() == "4"
         # click "e1" (third ply) in the move list: "start 1. d1 d2 2. e1"

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from c4tui.app.widgets.board import board_box, terminal_needed
+from c4tui.app.widgets.board_size import board_box, terminal_needed
 
 PROBE = Path(__file__).with_name("wide_layout_probe.py")
 

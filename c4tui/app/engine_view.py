@@ -79,6 +79,25 @@ class ExactEntry:
     #: (at least, at most), or None
     bounds: tuple[tuple[int, int] | None, ...] = ()
 
+    @classmethod
+    def given_up(cls, found: list[int | None], legal: int, budget: float,
+                 bounds: dict[int, tuple[int, int]], mirror: bool) -> ExactEntry:
+        """A solve stopped at its time ``budget`` (seconds): the columns ``found`` by
+        then, of ``legal`` moves, and the ``bounds`` it had proven on the others
+        (``mirror``: the position is symmetric, a bound holds for the mirror column)."""
+        done = sum(s is not None for s in found)
+        message = f"{done} of {legal} solved within {budget:g} s" \
+            if done else f"not solved within {budget:g} s"
+        return cls(ExactStatus.TOO_SLOW, message=message, partial=_found(found),
+                   bounds=_mirrored_bounds(bounds, mirror))
+
+    @classmethod
+    def failed(cls, exc: Exception, found: list[int | None]) -> ExactEntry:
+        """A solve that raised (a bug in the solver): its first line, and the columns
+        ``found`` before it (exact is exact)."""
+        return cls(ExactStatus.ERROR, message=str(exc).splitlines()[0]
+                   if str(exc) else type(exc).__name__, partial=_found(found))
+
     @property
     def best(self) -> int | None:
         vals = [s for s in self.scores if s is not None]
@@ -91,6 +110,26 @@ class ExactEntry:
         """Column ``col``'s perfect-play line (``()``: not found yet)."""
         return self.lines[col] if col < len(self.lines) else ()
 
+
+
+def _found(found: list[int | None]) -> tuple[int | None, ...]:
+    """The columns solved so far, or ``()`` if none is."""
+    return tuple(found) if any(s is not None for s in found) else ()
+
+
+def _mirrored_bounds(bounds: dict[int, tuple[int, int]],
+                     mirror: bool) -> tuple[tuple[int, int] | None, ...]:
+    """Per column, the bounds a stopped analysis had proven (``mirror``: the position is
+    symmetric, and each bound holds for the mirror image's column too)."""
+    if not bounds:
+        return ()
+    out: list[tuple[int, int] | None] = [bounds.get(c) for c in range(WIDTH)]
+    if mirror:
+        for c in range(WIDTH):
+            b, m = out[c], bounds.get(WIDTH - 1 - c)
+            if m is not None:
+                out[c] = m if b is None else (max(b[0], m[0]), min(b[1], m[1]))
+    return tuple(out)
 
 @dataclass(frozen=True)
 class EngineView:

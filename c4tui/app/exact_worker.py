@@ -288,30 +288,7 @@ class ExactWorker:
                 superseded = self._want is None or self._want.key() != key
             if superseded or self._quit.is_set():
                 return None
-            partial = tuple(found) if any(s is not None for s in found) else ()
-            legal = len(pos.legal_moves())
-            done = sum(s is not None for s in found)
-            message = f"{done} of {legal} solved within {self._budget:g} s" \
-                if done else f"not solved within {self._budget:g} s"
-            return ExactEntry(ExactStatus.TOO_SLOW, message=message, partial=partial,
-                              bounds=_bounds(getattr(exc, "bounds", {}), mirror))
+            return ExactEntry.given_up(found, len(pos.legal_moves()), self._budget,
+                                       getattr(exc, "bounds", {}), mirror)
         except Exception as exc:  # a bug in the solver: say it, keep the app
-            return ExactEntry(ExactStatus.ERROR, message=str(exc).splitlines()[0]
-                              if str(exc) else type(exc).__name__,
-                              partial=tuple(found) if any(s is not None for s in found)
-                              else ())
-
-
-def _bounds(bounds: dict[int, tuple[int, int]],
-            mirror: bool) -> tuple[tuple[int, int] | None, ...]:
-    """Per column, the bounds a stopped analysis had proven (``mirror``: the position is
-    symmetric, and each bound holds for the mirror image's column too)."""
-    if not bounds:
-        return ()
-    out: list[tuple[int, int] | None] = [bounds.get(c) for c in range(WIDTH)]
-    if mirror:
-        for c in range(WIDTH):
-            b, m = out[c], bounds.get(WIDTH - 1 - c)
-            if m is not None:
-                out[c] = m if b is None else (max(b[0], m[0]), min(b[1], m[1]))
-    return tuple(out)
+            return ExactEntry.failed(exc, found)

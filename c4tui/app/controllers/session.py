@@ -7,11 +7,12 @@ from collections.abc import Callable
 
 from c4tui.bounded import shown
 
-from ..autosave import Autosave, Orphan, Session
+from ..autosave import Autosave, Orphan
 from ..crash import CrashReport, write_crash_report
 from ..model import GameModel
 from ..screens import ConfirmScreen
 from ..screens.confirm import QuitScreen
+from ..session_file import Session
 from .files import FileControl
 from .host import Host
 

@@ -1,26 +1,25 @@
-"""The main screen: the panels' layout and the workstation's keys.
+"""The main screen: the panels' layout, and where the workstation's keys land.
 
-Each key runs one controller method (``controllers/``); the board owns the cursor keys
-(← → enter, see widgets/board.py), the app only quit and ``?``. The keys here work
-whichever panel has focus (a click on the graph or the log focuses it), so the column
-keys stay on the screen rather than on the board. Messages from the panels (a click on a
-column, a move, a ply; a preview) arrive here too.
+Each key names the controller method it runs (``search('stop')``: the bindings and their
+allow-list are in main_keys.py), and the screen has one action per controller that runs
+it; the board owns the cursor keys (← → enter, see widgets/board.py), the app only quit,
+``?`` and the why keys. The keys here work whichever panel has focus (a click on the
+graph or the log focuses it), so they stay on the screen rather than on the board.
+Messages from the panels (a click on a column, a move, a ply; a preview) arrive here too.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from functools import partial
 
 from textual import events, on
 from textual.app import ComposeResult, SystemCommand
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Static
 
-from c4tui.engine.geometry import COLUMN_NAMES, IS_DEFAULT, WIDTH
+from c4tui.engine.geometry import COLUMN_NAMES, IS_DEFAULT
 from c4tui.engine.position import Position
 
 from ..controllers import (
@@ -34,7 +33,6 @@ from ..controllers import (
     TreeControl,
 )
 from ..controllers.trainer import TrainerControl
-from ..engine_bridge import NOT_WITH_EXTERNAL
 from ..messages import (
     ColumnChosen,
     CursorMoved,
@@ -54,23 +52,16 @@ from ..widgets import (
     StatusLine,
     ThreatPanel,
 )
-from ..widgets.board import (
+from ..widgets.board_size import (
     BIG_TOP,
-    KEY_COLUMNS,
     TOP,
     WIDE_TOP,
     board_box,
     terminal_needed,
     too_small_text,
 )
-
-#: Only with an external engine (see :meth:`SearchControl.key_state`): space stops, and
-#: n N stay in the footer greyed out.
-EXTERNAL_BINDINGS = [
-    Binding("space", "external_stop", "stop"),
-    Binding("n", "not_external", "step", show=False),
-    Binding("N", "not_external", "step N nodes", show=False),
-]
+from . import main_keys
+from .main_keys import keyed, search_method
 
 
 @dataclass(frozen=True)
@@ -89,60 +80,7 @@ class Controls:
 class MainScreen(Screen[None]):
     """The workstation's one screen under its dialogs."""
 
-    BINDINGS = [
-        *[Binding(str(c + 1), f"play({c})", f"play {c + 1}", show=False)
-          for c in range(KEY_COLUMNS)],
-        Binding("up", "goto_ply(-1, True)", "previous ply", show=False),
-        Binding("down", "goto_ply(1, True)", "next ply", show=False),
-        Binding("home", "goto_ply(0)", "first ply", show=False),
-        Binding("end", "goto_ply(99)", "last ply", show=False),
-        Binding("u", "undo", "undo"),
-        Binding("ctrl+r", "redo", "redo", show=False),
-        Binding("t", "toggle_threats", "threats"),
-        Binding("F", "flip", f"flip the board (mirror: {COLUMN_NAMES[-1]} on the left)",
-                show=False),
-        Binding("b", "toggle_best", "best move on the board", show=False),
-        Binding("i", "edit_headers", "game headers (event, players, date)", show=False),
-        Binding("R", "review", "review game", show=False),
-        Binding("space", "toggle_pause", "pause"),
-        Binding("n", "step_iteration", "step"),
-        *EXTERNAL_BINDINGS,
-        Binding("N", "step_nodes", "step N nodes", show=False),
-        Binding("x", "stop", "stop", show=False),
-        Binding("g", "analyse", "analyse now", show=False),
-        Binding("a", "toggle_auto", "auto", show=False),
-        Binding("l", "node_limit", "node limit", show=False),
-        Binding("H", "hash_size", "hash size", show=False),
-        Binding("B", "toggle_book", "books for the search on/off", show=False),
-        Binding("m", "cycle_multipv", "search lines 1/2/3/all", show=False),
-        Binding("o", "load", "open"),
-        Binding("s", "save", "save"),
-        Binding("O", "recent", "recent files", show=False),
-        Binding("G", "games", "games list", show=False),
-        Binding("E", "explorer", "opening explorer", show=False),
-        Binding("e", "enter_moves", "enter moves", show=False),
-        Binding("c", "copy", "copy", show=False),
-        Binding("C", "copy_game", "copy game file", show=False),
-        Binding("L", "copy_link", "copy gamesolver.org link", show=False),
-        Binding("S", "set_up", "set up a position", show=False),
-        Binding("V", "versus", "engine vs engine (pause, resume)", show=False),
-        Binding("backspace", "take_back", "take back last move", show=False),
-        Binding("p", "play_mode", "play mode", show=False),
-        Binding("h", "toggle_hints", "hints", show=False),
-        Binding("v", "preview_line", "preview line", show=False),
-        Binding("z", "preview_path", "preview search path", show=False),
-        Binding("comma", "preview_step(-1)", "preview back", show=False),
-        Binding("full_stop", "preview_step(1)", "preview forward", show=False),
-        Binding("escape", "preview_end", "end preview", show=False),
-        Binding("left_square_bracket", "switch_variation(-1)", "previous variation",
-                show=False, key_display="["),
-        Binding("right_square_bracket", "switch_variation(1)", "next variation",
-                show=False, key_display="]"),
-        Binding("P", "promote", "promote variation", show=False),
-        Binding("D", "delete_variation", "delete variation", show=False),
-        Binding("semicolon", "comment", "comment move", show=False, key_display=";"),
-        Binding("T", "trainer", "puzzle trainer", show=False),
-    ]
+    BINDINGS = main_keys.BINDINGS  #: each names the controller it drives
 
     def __init__(self, controls: Controls) -> None:
         super().__init__()
@@ -248,67 +186,41 @@ class MainScreen(Screen[None]):
     # ------------------------------------------------------------------ keys
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """With an external engine space stops rather than pauses, and the step keys are
-        greyed out (None) so that their :data:`EXTERNAL_BINDINGS` twins say why."""
-        return self.c.search.key_state(action)
+        greyed out (None) so that their ``EXTERNAL_BINDINGS`` twins say why."""
+        method = search_method(action, parameters)
+        return True if method is None else self.c.search.key_state(method)
 
     def commands(self) -> Iterator[SystemCommand]:
-        """The command palette's entries: a key of the board or the screen each (the
-        column keys not listed: one per column can be typed), with the engine's say."""
-        seen = set()
-        for node in (self.board, self):
-            for b in node.BINDINGS:
-                assert isinstance(b, Binding)
-                title = self._key_help(b)  # None: not with this engine
-                if b.action.startswith("play(") or b.action in seen or title is None:
-                    continue
-                seen.add(b.action)
-                yield SystemCommand(title, f"key: {b.key_display or b.key}",
-                                    partial(self.app.run_action, b.action, node))
-        for c in range(WIDTH):
-            yield SystemCommand(f"Play column {c + 1}", f"key: {c + 1}",
-                                partial(self.app.run_action, f"play({c})", self),
-                                discover=False)
+        """The command palette's entries (see :func:`main_keys.commands`)."""
+        return main_keys.commands(self, self.board)
 
-    def _key_help(self, binding: Binding) -> str | None:
-        """A key's title in the command palette; None: not listed (it does not apply)."""
-        state = self.check_action(binding.action.split("(")[0], ())
-        if state is False or binding.action == "not_external":
-            return None
-        title = binding.description[:1].upper() + binding.description[1:]
-        return title if state else f"{title} ({NOT_WITH_EXTERNAL})"
+    # one action per controller: the key names the method (main_keys.KEYED allows it)
+    def action_tree(self, name: str, args: tuple[object, ...] = ()) -> None:
+        getattr(self.c.tree, keyed("tree", name))(*args)
 
+    def action_search(self, name: str) -> None:
+        getattr(self.c.search, keyed("search", name))()
+
+    def action_files(self, name: str) -> None:
+        getattr(self.c.files, keyed("files", name))()
+
+    def action_playing(self, name: str) -> None:
+        getattr(self.c.play, keyed("playing", name))()
+
+    def action_review(self, name: str) -> None:
+        getattr(self.c.review, keyed("review", name))()
+
+    def action_preview(self, name: str, delta: int | None = None) -> None:
+        """The line and its steps (by ``delta``) are those of the board's cursor column."""
+        at_cursor = (self.board.cursor,) if name in ("line", "step") else ()
+        steps = () if delta is None else (delta,)
+        getattr(self.c.preview, keyed("preview", name))(*steps, *at_cursor)
+
+    # the screen's own keys: a column played (the cursor follows), the board's view, and
+    # the dialogs this screen opens
     def action_play(self, col: int) -> None:
         if self.c.tree.play_column(col):
             self.board.cursor = col
-
-    def action_goto_ply(self, ply: int, relative: bool = False) -> None:
-        self.c.tree.goto(ply, relative)
-
-    def action_undo(self) -> None:
-        self.c.tree.undo()
-
-    def action_redo(self) -> None:
-        self.c.tree.redo()
-
-    def action_take_back(self) -> None:
-        self.c.tree.take_back()
-
-    def action_switch_variation(self, step: int) -> None:
-        self.c.tree.switch_variation(step)
-
-    def action_promote(self) -> None:
-        self.c.tree.promote()
-
-    def action_delete_variation(self) -> None:
-        self.c.tree.delete_variation()
-
-    def action_comment(self) -> None:
-        self.c.tree.comment()
-
-    def action_trainer(self) -> None:
-        from .trainer import TrainerScreen  # (its controller reads the puzzles: on use)
-
-        self.c.host.ask(TrainerScreen(TrainerControl()), lambda _: None)
 
     def action_toggle_threats(self) -> None:
         self.board.show_threats = not self.board.show_threats
@@ -326,59 +238,10 @@ class MainScreen(Screen[None]):
         if board.show_best and not self.c.play.hints:
             self.c.host.say("best move: shown once hints are on (h)")
 
-    def action_edit_headers(self) -> None:
-        self.c.tree.edit_headers()
+    def action_trainer(self) -> None:
+        from .trainer import TrainerScreen  # (its controller reads the puzzles: on use)
 
-    def action_review(self) -> None:
-        self.c.review.start()
-
-    def action_toggle_pause(self) -> None:
-        self.c.search.toggle_pause()
-
-    def action_external_stop(self) -> None:
-        self.c.search.external_stop()
-
-    def action_not_external(self) -> None:
-        self.c.search.not_external()
-
-    def action_step_iteration(self) -> None:
-        self.c.search.step_iteration()
-
-    def action_step_nodes(self) -> None:
-        self.c.search.step_nodes()
-
-    def action_stop(self) -> None:
-        self.c.search.stop()
-
-    def action_analyse(self) -> None:
-        self.c.search.analyse()
-
-    def action_toggle_auto(self) -> None:
-        self.c.search.toggle_auto()
-
-    def action_node_limit(self) -> None:
-        self.c.search.node_limit()
-
-    def action_hash_size(self) -> None:
-        self.c.search.hash_size()
-
-    def action_toggle_book(self) -> None:
-        self.c.search.toggle_book()
-
-    def action_cycle_multipv(self) -> None:
-        self.c.search.cycle_multipv()
-
-    def action_load(self) -> None:
-        self.c.files.open()
-
-    def action_save(self) -> None:
-        self.c.files.save()
-
-    def action_recent(self) -> None:
-        self.c.files.recent()
-
-    def action_games(self) -> None:
-        self.c.files.games()
+        self.c.host.ask(TrainerScreen(TrainerControl()), lambda _: None)
 
     def action_explorer(self) -> None:
         from .explorer import ExplorerLinks, ExplorerScreen  # (it reads the games database)
@@ -395,42 +258,6 @@ class MainScreen(Screen[None]):
         if exact is None or not self.c.play.hints:
             return None
         return exact.scores or exact.partial or None
-
-    def action_enter_moves(self) -> None:
-        self.c.files.enter_moves()
-
-    def action_copy(self) -> None:
-        self.c.files.copy()
-
-    def action_versus(self) -> None:
-        self.c.play.versus_key()
-
-    def action_set_up(self) -> None:
-        self.c.files.set_up()
-
-    def action_copy_link(self) -> None:
-        self.c.files.copy_link()
-
-    def action_copy_game(self) -> None:
-        self.c.files.copy_game()
-
-    def action_play_mode(self) -> None:
-        self.c.play.toggle_mode()
-
-    def action_toggle_hints(self) -> None:
-        self.c.play.toggle_hints()
-
-    def action_preview_line(self) -> None:
-        self.c.preview.line(self.board.cursor)
-
-    def action_preview_path(self) -> None:
-        self.c.preview.path()
-
-    def action_preview_step(self, delta: int) -> None:
-        self.c.preview.step(delta, self.board.cursor)
-
-    def action_preview_end(self) -> None:
-        self.c.preview.end()
 
     # ------------------------------------------------------------------ the panels' clicks
     @on(ColumnChosen)

@@ -19,7 +19,7 @@ from c4tui.engine.position import Position
 from ..controllers.trainer import Phase, Refutation, TrainerControl
 from ..messages import ColumnChosen
 from ..widgets import BoardView, KeyBar
-from ..widgets.board import KEY_COLUMNS, board_box
+from ..widgets.board_size import KEY_COLUMNS, board_box
 
 
 class TrainerScreen(Screen[None]):

@@ -17,7 +17,7 @@ from c4tui.gamefile.movetext import movetext_words
 from c4tui.gamefile.tree import Node, Path
 
 from ..messages import NodeClicked
-from .board import KEY_COLUMNS
+from .board_size import KEY_COLUMNS
 
 VIEWED = "reverse bold"
 OFF_LINE = "dim"
