@@ -59,7 +59,7 @@ def selfplay(
                           help="The option set it plays against.")
     ] = "no-quiescence",
     nodes: Annotated[
-        str, options.nodes_option("Node budget per move, both sides", DEFAULT_NODES)
+        str, options.nodes_option("Node limit per move, both sides", DEFAULT_NODES)
     ] = DEFAULT_NODES,
     openings: Annotated[
         int, typer.Option("--openings", help="Play the first N of the 49 openings.")
@@ -86,7 +86,7 @@ def selfplay(
     from .bench.analysis import selfplay as run
 
     check_size(size, "selfplay")
-    budget = options.node_limit(nodes, None)
+    limit = options.node_limit(nodes, None)
     hash_mb = options.hash_mb(hash_text)
     if not 1 <= openings <= 49:
         fail(f"selfplay: --openings {openings}: expected 1 to 49")
@@ -120,12 +120,12 @@ def selfplay(
         def on_game(pos: Position, candidate_white: bool) -> None:
             store(pos, *(names if candidate_white else names[::-1]))
     try:
-        w, lo, d = run(Limits(nodes=budget), test_opts, base_opts, starts, progress, books,
+        w, lo, d = run(Limits(nodes=limit), test_opts, base_opts, starts, progress, books,
                        on_game)
     except KeyboardInterrupt:
         fail("selfplay: interrupted", 130)
     print(file=sys.stderr)
-    per_move = "unlimited" if budget is None else f"{budget:,}"
+    per_move = "unlimited" if limit is None else f"{limit:,}"
     typer.echo(f"candidate [{candidate or 'defaults'}] vs baseline [{baseline or 'defaults'}], "
                f"{per_move} nodes per move, {games} games: {w}:{lo}:{d} (candidate's "
                f"wins:losses:draws) in {time.perf_counter() - t0:.0f} s")
