@@ -115,8 +115,6 @@ SLOW: dict[str, str] = {
     "tests/test_solver.py::test_transpositions_share_one_key": "2 s",
     "tests/test_solver.py::test_pons_sets": "Pons's test sets, 2-3 s each",
     "tests/test_solver.py::test_a_stopped_analysis_says_what_it_had_proven": "1 s",
-    "tests/test_ugi_protocol.py::test_bad_input_is_one_error_line_and_keeps_the_position":
-        "an engine process per case, 10 s",
     "tests/test_ugi_protocol.py::test_a_go_that_cannot_search_answers_the_null_move": "5 s",
     "tests/test_ugi_protocol.py::test_exact_play_is_perfect": "5 s",
     "tests/test_ugi_protocol.py::test_timed_go_answers_in_time": "2 s",

@@ -35,6 +35,23 @@ def engine():
     eng.__exit__()
 
 
+@pytest.fixture(scope="module")
+def _one_engine():
+    """One engine process for the tests of bad input (each case used to start its own:
+    a second of Python, numba and the books per case); it must outlive all of them."""
+    eng = start_engine()
+    yield eng
+    eng.__exit__()
+
+
+@pytest.fixture
+def shared_engine(_one_engine):
+    """The module's engine for a test that sets its own position first. A case that
+    killed it fails, and so do the next ones: the engine did not go on."""
+    assert _one_engine.proc.poll() is None, f"the engine ended\n{_one_engine.tail()}"
+    return _one_engine
+
+
 def parse_info(line: str) -> dict[str, object]:
     m = INFO.match(line)
     assert m, f"malformed info line: {line!r}"
@@ -247,7 +264,9 @@ def test_exact_play_is_perfect(moves, score, columns):
     ("query colour", "query: expected gameover, p1turn or result"),
     ("\xff\xfe", "unknown command"),
 ])
-def test_bad_input_is_one_error_line_and_keeps_the_position(engine, command, says):
+def test_bad_input_is_one_error_line_and_keeps_the_position(shared_engine, command, says):
+    """One engine takes every case in turn: each leaves it answering, its position kept."""
+    engine = shared_engine
     engine.send("position startpos moves d1")
     engine.send(command)
     got = engine.ask("isready", "readyok")
