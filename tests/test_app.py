@@ -562,6 +562,23 @@ def test_search_log_folds_identical_proven_iterations():
     assert rows[1].cells["nodes"] == "320"
 
 
+def test_a_book_row_of_the_search_log_shows_no_speed_window_or_time():
+    """Bug (issue 36, item 10, in the app): the books' answer read "n/s 14.8k" and "0ms",
+    numbers made of nothing; ``c4tui analyze`` already showed "-" there."""
+    from c4tui.engine.seam import Source
+
+    from c4tui.app.log_rows import NOT_SEARCHED
+    from c4tui.app.log_rows import iteration_rows as _rows
+
+    pos = Position.from_moves("34444445")
+    book = _iteration(2, 0, "exact", nodes=4, source=Source.BOOK)
+    (row,) = _rows(pos, _snapshot([book], state="done"))
+    assert row.cells["d"] == "book" and row.cells["nodes"] == "4"
+    assert [row.cells[c] for c in NOT_SEARCHED] == ["-"] * 6
+    (searched,) = _rows(pos, _snapshot([_iteration(2, 0)], state="done"))
+    assert searched.cells["n/s"] == "3.3M" and searched.cells["time"] == "12.3s"
+
+
 def test_status_line_counts_a_paused_search_exactly_and_says_a_win_at_once():
     """Bug: N 10000 was invisible at 40.4M; an immediate win read "d0 0 nodes"."""
     from c4tui.engine.seam import Band, Score, SearchResult, SearchState, Source

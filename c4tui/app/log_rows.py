@@ -16,6 +16,9 @@ COLUMNS = (("d", 5), ("window", 11), ("re", 4), ("score", 5), ("nodes", 6), ("n/
            ("hit", 4), ("fill", 4), ("time", 6))
 NARROW = ("d", "score", "nodes", "time")
 MIN_PV = 12
+#: The cells of a row that no search made (the books, an exact recognition): it has no
+#: window, speed, table or time, so they read "-" rather than numbers made of nothing.
+NOT_SEARCHED = ("window", "re", "n/s", "hit", "fill", "time")
 
 
 @dataclass(frozen=True)
@@ -55,6 +58,8 @@ def iteration_rows(pos: Position, snap: Snapshot,
             "n/s": human_count(int(nodes / secs) if secs > 0 else 0),
             "hit": f"{it.hit_rate * 100:.0f}%", "fill": f"{it.tt_fill * 100:.0f}%",
             "time": human_time(secs)}, pv_format(pos, it.pv)))
+        if it.source is not Source.SEARCH:
+            rows[-1].cells.update(dict.fromkeys(NOT_SEARCHED, "-"))
     if snap.state.active:
         done = snap.iterations[-1].total_nodes if snap.iterations else 0
         label = "preparing" if snap.preparing else snap.state.label

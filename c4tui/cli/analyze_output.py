@@ -69,9 +69,8 @@ def _iteration_json(rep, multipv: bool = False) -> dict:
     return d
 
 
-#: The ``--json`` fields, and the table's columns, that only a search has.
+#: The ``--json`` fields that only a search has (the table's: log_rows.NOT_SEARCHED).
 _NOT_SEARCHED = ("nps", "hit_rate", "tt_fill", "elapsed", "total_elapsed")
-_NOT_SEARCHED_CELLS = ("window", "re", "n/s", "hit", "fill", "time")
 
 
 def _score_text(score: Score, ply: int) -> str:
@@ -96,9 +95,7 @@ def _table(pos, snap):
     t.add_column("pv", justify="left", no_wrap=True)
     rows = iteration_rows(pos, snap, lambda _, pv: _columns(pv)) if snap is not None else ()
     for row in rows:
-        cells = dict(row.cells)
-        if cells.get("d") in _ANSWERED:  # no search: no window, speed, table or time
-            cells.update(dict.fromkeys(_NOT_SEARCHED_CELLS, "-"))
+        cells = row.cells  # a row no search made reads "-" (log_rows.NOT_SEARCHED)
         t.add_row(*(cells.get(name, "") for name, _ in COLUMNS), row.pv,
                   style="bold" if row.live else None)
     return t
