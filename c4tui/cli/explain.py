@@ -56,12 +56,7 @@ def _side(text: str | None) -> int | None:
 
 
 def explain(
-    moves: Annotated[
-        list[str] | None,
-        typer.Argument(help="Positions: 4453, 'd1 d2 e1 c1' (or its squares as words), "
-                       "\"\" the empty board; none: read stdin, one per line.",
-                       show_default=False),
-    ] = None,
+    moves: options.POSITIONS = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="One JSON object per position: moves, proves, "
                            "rules, tree, checked (docs/explain.md).")

@@ -65,6 +65,13 @@ INACCURACY = Annotated[
                       "1-42 on 7x6; the review).")
 ]
 
+#: The positions of ``solve`` and ``explain``: arguments, or stdin when there are none.
+POSITIONS = Annotated[
+    list[str] | None,
+    typer.Argument(help="Positions: 4453, 'd1 d2 e1 c1' (or its squares as words), "
+                   "\"\" the empty board; none: read stdin, one per line.",
+                   show_default=False),
+]
 SOLVER_BOOK = Annotated[bool, typer.Option("--book/--no-book", help="Use the opening books.")]
 SOLVER_HASH = Annotated[str | None, hash_option()]
 SOLVER_THREADS = Annotated[

@@ -148,12 +148,7 @@ def run_interruptibly(work: Callable[[], T], stop: Callable[[], None] | None = N
 
 
 def solve(
-    moves: Annotated[
-        list[str] | None,
-        typer.Argument(help="Positions: 4453, 'd1 d2 e1 c1' (or its squares as words), "
-                       "\"\" the empty board; none: read stdin, one per line.",
-                       show_default=False),
-    ] = None,
+    moves: options.POSITIONS = None,
     analyze: Annotated[
         bool, typer.Option("--analyze", "-a", help="Print the score of each column (-1000: full).")
     ] = False,
