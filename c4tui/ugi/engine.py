@@ -44,8 +44,9 @@ REFUSED_CHARS = 200
 #: How long a note (garbage, an ``info string``) stays in :meth:`Engine.status`.
 NOTE_SECONDS = 20.0
 #: ``info`` records kept for :meth:`Engine.analysis` while its reader is busy: an engine
-#: flooding us loses its oldest ones, not our memory.
-MAX_QUEUED = 1024
+#: flooding us loses its oldest ones, not our memory (a record holds at most one 64 KiB
+#: line's words: 16 MiB at worst).
+MAX_QUEUED = 256
 
 
 @dataclass(frozen=True)
