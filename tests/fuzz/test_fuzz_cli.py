@@ -94,8 +94,11 @@ def test_solve(lines, use_stdin, analyze, stats, hash_text, threads):
     else:
         r = runner.invoke(app, args + ["--", *lines] if lines else args)
     bad_hash = hash_text is not None and not _valid_mb(hash_text)
-    good = [ln for ln in lines if _is_position(ln)]
-    errors = check_run(r, bad_hash or len(good) < len(lines))
+    # a blank line on stdin is skipped, neither solved nor an error (an argument "" is
+    # the empty board, as stdin's '""' is)
+    read = [(n, ln) for n, ln in enumerate(lines, 1) if not use_stdin or ln.strip()]
+    good = [ln for _, ln in read if _is_position(ln)]
+    errors = check_run(r, bad_hash or len(good) < len(read))
     if bad_hash or r.stderr.startswith("Usage:"):
         assert r.stdout == "", r.stdout  # refused before solving anything
         return
@@ -103,8 +106,9 @@ def test_solve(lines, use_stdin, analyze, stats, hash_text, threads):
     assert [o.split(" ")[0] for o in out] == [ln.strip() for ln in good], (lines, out)
     fields = 1 + (6 if analyze else 0) + (2 if stats else 0)
     assert all(len(o.split(" ")) == fields + 1 for o in out), out
-    bad_lines = [n for n, ln in enumerate(lines, 1) if not _is_position(ln)]
-    assert [int(e.split()[2].rstrip(":")) for e in errors if e.startswith("c4tui: line ")] \
+    bad_lines = [n for n, ln in read if not _is_position(ln)]
+    where = "line" if use_stdin else "argument"  # stdin's lines, the command line's arguments
+    assert [int(e.split()[2].rstrip(":")) for e in errors if e.startswith(f"c4tui: {where} ")] \
         == bad_lines, errors
 
 
