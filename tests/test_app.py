@@ -605,8 +605,8 @@ def test_a_large_hash_says_it_takes_time():
     from c4tui.app.settings import SearchSettings
 
     bridge = EngineBridge(SearchSettings(), enable=False)
-    assert "takes a few seconds" in bridge.set_hash(4096)
-    assert bridge.set_hash(64) == "hash 64 MB"
+    assert "takes a few seconds" in bridge.search.set_hash(4096)
+    assert bridge.search.set_hash(64) == "hash 64 MB"
 
 
 def test_without_colour_the_sides_differ_by_glyph():

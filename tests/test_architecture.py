@@ -191,3 +191,56 @@ def test_nothing_imports_the_command_line() -> None:
 def test_the_app_imports_no_command_line_or_serve() -> None:
     wrong = _arrows("c4tui.app", ("c4tui.cli", "c4tui.serve"))
     assert not wrong, "the app reaches the command line:\n" + "\n".join(wrong)
+
+
+#: The most lines of one file of the app and of the command line (issue 34: a larger one
+#: holds more than one thing; split it along its seams).
+MOST_LINES = 300
+#: The most ``action_`` methods of the main screen: it holds the layout, and a key names
+#: the controller method it runs (screens/main_keys.py), not a forwarder each.
+MOST_MAIN_ACTIONS = 15
+
+
+def test_no_file_of_the_app_or_the_command_line_is_over_300_lines() -> None:
+    long = sorted(f"{path.relative_to(ROOT)}: {n} lines"
+                  for folder in ("c4tui/app", "c4tui/cli")
+                  for path in (ROOT / folder).rglob("*.py")
+                  if (n := len(path.read_text(encoding="utf-8").splitlines())) > MOST_LINES)
+    assert not long, f"over {MOST_LINES} lines:\n" + "\n".join(long)
+
+
+def test_the_main_screen_holds_layout_not_a_forwarder_per_key() -> None:
+    from c4tui.app.screens.main import MainScreen
+
+    actions = sorted(name for name in vars(MainScreen) if name.startswith("action_"))
+    assert len(actions) <= MOST_MAIN_ACTIONS, f"{len(actions)} actions: {actions}"
+
+
+def test_every_main_screen_key_runs_a_method_its_controller_has() -> None:
+    """A key names its controller's method (screens/main_keys.py): a name misspelt, not
+    allowed or missing on the controller would be a key that does nothing but raise."""
+    import pytest
+    from textual.actions import parse
+
+    from c4tui.app.controllers import (
+        FileControl,
+        PlayControl,
+        PreviewControl,
+        ReviewControl,
+        SearchControl,
+        TreeControl,
+    )
+    from c4tui.app.screens.main import MainScreen
+    from c4tui.app.screens.main_keys import KEYED, keyed
+
+    controllers = {"tree": TreeControl, "search": SearchControl, "files": FileControl,
+                   "playing": PlayControl, "preview": PreviewControl,
+                   "review": ReviewControl}
+    assert set(controllers) == set(KEYED)
+    for binding in MainScreen.BINDINGS:
+        _, action, params = parse(binding.action)  # type: ignore[union-attr]
+        assert callable(getattr(MainScreen, f"action_{action}", None)), binding
+        if action in KEYED:
+            assert callable(getattr(controllers[action], keyed(action, params[0]))), binding
+    with pytest.raises(ValueError, match="no key runs search"):
+        keyed("search", "bridge")  # an attribute, not a key's method

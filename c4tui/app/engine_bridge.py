@@ -3,13 +3,14 @@
 Every method returns at once. The work is done by the :class:`EngineLoader` (imports and
 compiles in the background), the :class:`ExactWorker` (the solver's move values, given up
 after a time budget), the engine's :class:`SearchController` (the live analysis search:
-its ``start`` hands over to its own worker) and the :class:`ColumnAnalysis` (short
+its ``start`` hands over to its own worker; :class:`LiveSearch`, ``bridge.search``, keeps
+which position it belongs to and answers the search keys) and the :class:`ColumnAnalysis` (short
 searches per column when the solver gives up). The UI reads :meth:`EngineBridge.view`
 when ``on_update`` tells it something changed (the exact values, each iteration of the
 search and each change of its state) and calls :meth:`tick` a few times a second to
 advance the budget and the column searches. With ``--engine`` an :class:`ExternalSearch`
 (a UGI process) takes the search's place (both are a ``SearchLike``); it cannot pause or
-step, and the bridge says so.
+step, and ``bridge.search`` says so.
 """
 
 from __future__ import annotations
@@ -18,30 +19,18 @@ import dataclasses
 import threading
 from collections.abc import Callable
 
-from c4tui.engine.geometry import WIDTH
 from c4tui.engine.position import Position
-from c4tui.engine.seam import (
-    SLOW_HASH_MB,
-    Band,
-    Limits,
-    Score,
-    SearchState,
-    Snapshot,
-)
+from c4tui.engine.seam import Band, Score, SearchState, Snapshot
 
 from .column_analysis import ColumnAnalysis
 from .engine_view import EngineState, EngineView, ExactStatus
 from .exact_worker import ExactWorker
+from .live_search import LiveSearch
 from .loader import Engine, EngineLoader
 from .play import EnginePlayer, Reply
 from .settings import SearchSettings
 
 __all__ = ["EngineBridge", "EngineState", "EngineView", "SearchSettings"]
-
-#: The numbers of lines key ``m`` steps through (the last: every move).
-MULTIPV_STEPS = (1, 2, 3, WIDTH)
-#: What pausing and stepping answer with an external engine (UGI has neither).
-NOT_WITH_EXTERNAL = "not available with an external engine"
 
 
 class EngineBridge:
@@ -63,10 +52,10 @@ class EngineBridge:
         self._columns: ColumnAnalysis | None = None
         self._viewed: Position = Position()
         self._analyse = True  # the viewed position is to be analysed (see set_position)
-        self._search_key: int | None = None  # the position the search belongs to
-        #: a step was asked for and its pause not yet drawn: a node step pauses inside the
-        #: kernel, which tells no listener, so the tick that finds the pause redraws
-        self._step_unseen = False
+        #: the live analysis search of the viewed position, and the search keys' commands
+        self.search = LiveSearch(settings, lambda: self._engine, self.require_engine,
+                                 lambda: self._loader.external,
+                                 lambda: (self._viewed, self._analyse))
         #: play mode's opponent: its own solver and search, on the loaded engine
         self.player = EnginePlayer(lambda: self._engine, on_reply or (lambda _reply: None))
 
@@ -122,22 +111,11 @@ class EngineBridge:
         exact.want(pos if analyse else None)
         if pos.is_over or not analyse:
             eng.search.stop()
-            self._search_key = None
+            self.search.key = None
         elif self.settings.auto or force_search:
-            self._start(eng, pos)
+            self.search.start(eng, pos)
         else:
             eng.search.stop()
-
-    def _start(self, eng: Engine, pos: Position, paused: bool = False) -> None:
-        s = self.settings
-        eng.search.start(pos, s.search_limits(self.external), s.options, paused=paused)
-        self._search_key = pos.key()
-
-    def _current(self, eng: Engine) -> Snapshot | None:
-        """The search's snapshot if it belongs to the viewed position."""
-        if self._search_key != self._viewed.key():
-            return None
-        return eng.search.snapshot()
 
     def analyse(self) -> str:
         """Search the viewed position now (also with auto-analysis off)."""
@@ -148,128 +126,7 @@ class EngineBridge:
         if ext is not None and ext.error:
             return ext.error  # it is not restarted: the status line keeps saying why
         self.set_position(self._viewed, force_search=True)
-        return "analysing" if self._current(eng) is None else ""
-
-    def toggle_pause(self) -> str:
-        """Pause or resume; the message says what happened."""
-        eng = self.require_engine()
-        if self.external:
-            return f"pause: {NOT_WITH_EXTERNAL} (space stops it)"
-        snap = self._current(eng)
-        if snap is None or not snap.state.active:
-            return self.idle_hint(snap)
-        if snap.state is SearchState.PAUSED:
-            eng.search.resume()
-            return "resumed"
-        eng.search.pause()
-        return "paused"
-
-    def stop(self) -> str:
-        eng = self.require_engine()
-        snap = self._current(eng)
-        if snap is None or not snap.state.active:
-            return self.idle_hint(snap)
-        eng.search.stop()
-        return "stopped"
-
-    def idle_hint(self, snap: Snapshot | None) -> str:
-        """What the search keys can do while no search of the viewed position runs
-        (``snap``: its ended search, if any): only what is true now, so that the key it
-        names does not answer "nothing to do"."""
-        if self._viewed.is_over:
-            return "the game is over: nothing to search"
-        if snap is not None and snap.state is SearchState.DONE and snap.result is not None:
-            return f"the search is done (depth {snap.result.depth}): g searches again"
-        ext = self._loader.external
-        if ext is not None:  # it cannot step; a broken one is not started again by g
-            return "no search is running" if ext.error else "no search is running: g analyses"
-        return "no search is running: g analyses, n steps one iteration"
-
-    def step_iteration(self) -> str:
-        """One more iteration of the viewed position's search (a stopped one continues
-        one iteration deeper; with none, a paused search starts and steps)."""
-        return self._step(None)
-
-    def step_nodes(self, n: int) -> str:
-        return self._step(n)
-
-    def _step(self, n: int | None) -> str:
-        eng = self.require_engine()
-        if self.external:
-            return f"stepping: {NOT_WITH_EXTERNAL}"
-        pos = self._viewed
-        if pos.is_over:
-            return "the game is over: nothing to search"
-        snap = self._current(eng)
-        if snap is None:
-            self._start(eng, pos, paused=True)
-        ok = eng.search.step_iteration() if n is None else eng.search.step_nodes(n)
-        self._step_unseen = ok
-        if not ok and snap is not None and snap.result is not None:
-            return f"the search is done (depth {snap.result.depth}): nothing to step; " \
-                "g searches again"
-        what = "one iteration" if n is None else f"{n:,} nodes"
-        return f"stepping {what}"
-
-    def set_node_limit(self, n: int) -> None:
-        """A new ``Limits.nodes`` for the running search and the next ones."""
-        self.settings.limits = dataclasses.replace(self.settings.limits or Limits(), nodes=n)
-        eng = self._engine
-        if eng is None:
-            return
-        eng.search.set_node_limit(n)
-        snap = self._current(eng)
-        if self.settings.auto and snap is not None and (
-                snap.state is SearchState.NODE_LIMIT
-                or self.external and snap.state.active):  # a running go cannot change
-            self._start(eng, self._viewed)  # the old limit stopped it: go on
-
-    def toggle_book(self) -> str:
-        """The books on or off for the analysis search (a new search now, if auto); the
-        exact values keep them."""
-        if self.external:
-            return f"books: {NOT_WITH_EXTERNAL} (its own options say)"
-        s = self.settings
-        s.options = dataclasses.replace(s.options, use_book=not s.options.use_book)
-        eng = self._engine
-        again = ""
-        if eng is not None and self._analyse and not self._viewed.is_over:
-            if s.auto:
-                self._start(eng, self._viewed)
-            elif self._current(eng) is not None:
-                # a search with the old setting is not continued by n: n and g start anew
-                eng.search.stop()
-                self._search_key = None
-                again = ": g analyses, n steps"
-        if s.options.use_book:
-            return f"books on for the analysis search{again}"
-        return f"books off for the analysis search, not the exact values{again}"
-
-    def cycle_multipv(self) -> str:
-        """The next number of lines for the analysis search (1, 2, 3, every move, 1 ...);
-        a new search now, if auto."""
-        if self.external:
-            return f"multi-PV: {NOT_WITH_EXTERNAL}"
-        s = self.settings
-        multipv = next((k for k in MULTIPV_STEPS if k > s.options.multipv), 1)
-        s.options = dataclasses.replace(s.options, multipv=multipv)
-        eng = self._engine
-        if eng is not None and s.auto and self._analyse and not self._viewed.is_over:
-            self._start(eng, self._viewed)
-        if multipv == 1:
-            return "multi-PV off: the best line"
-        return "multi-PV: every move's line" if multipv == WIDTH \
-            else f"multi-PV: the {multipv} best lines"
-
-    def set_hash(self, mb: int) -> str:
-        """New tables for the next search (and a new search now, if auto)."""
-        self.settings.options = dataclasses.replace(self.settings.options, hash_mb=mb)
-        eng = self._engine
-        if eng is not None and self.settings.auto and not self._viewed.is_over:
-            self._start(eng, self._viewed)
-        if mb >= SLOW_HASH_MB:
-            return f"hash {mb} MB: allocating the tables takes a few seconds"
-        return f"hash {mb} MB"
+        return "analysing" if self.search.current(eng) is None else ""
 
     def take_note(self) -> str:
         """A warning from the engine's loading, once ("" after that, or when none)."""
@@ -308,7 +165,7 @@ class EngineBridge:
             return self.state.waiting or self.player.thinking()
         exact.tick()
         pos = self._viewed
-        snap = self._current(eng)
+        snap = self.search.current(eng)
         entry = exact.entry(pos)
         ended = snap is not None and snap.state in (SearchState.DONE, SearchState.NODE_LIMIT)
         gave_up = entry is not None and entry.status in (ExactStatus.TOO_SLOW,
@@ -321,8 +178,8 @@ class EngineBridge:
         searching = snap is not None and snap.state is SearchState.SEARCHING
         # the pause a step ended in, found now: one redraw shows it (else the status line
         # said "searching", with the numbers of the moment the step began, until a key)
-        stepped, self._step_unseen = self._step_unseen and not searching, \
-            self._step_unseen and searching
+        unseen = self.search.step_unseen
+        stepped, self.search.step_unseen = unseen and not searching, unseen and searching
         # an external engine's process may say something or die at any time
         return (working or searching or stepped or exact.busy or self.player.thinking()
                 or self.external)
@@ -335,7 +192,7 @@ class EngineBridge:
         external = ext.status() if ext is not None else None
         if eng is None or exact is None or columns is None:
             return EngineView(self.state, settings, self._loader.message, external=external)
-        snap = self._current(eng) if pos.key() == self._viewed.key() else None
+        snap = self.search.current(eng) if pos.key() == self._viewed.key() else None
         if external is not None and external.failed and snap is not None \
                 and not snap.iterations:
             snap = None  # a dead engine's empty search: the panels say why instead

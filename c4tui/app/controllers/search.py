@@ -11,7 +11,8 @@ from collections.abc import Callable
 
 from c4tui.units import UnitError, parse_count, parse_mb
 
-from ..engine_bridge import NOT_WITH_EXTERNAL, EngineBridge, EngineMissing
+from ..engine_bridge import EngineBridge, EngineMissing
+from ..live_search import NOT_WITH_EXTERNAL
 from ..model import GameModel
 from ..settings import SearchSettings
 from ..widgets import PromptScreen
@@ -61,20 +62,20 @@ class SearchControl:
 
     def external_stop(self) -> None:
         """Space with an external engine: ``stop`` (the last result stays)."""
-        self._engine_says(self.bridge.stop)
+        self._engine_says(self.bridge.search.stop)
 
     def not_external(self) -> None:
         """``n`` / ``N`` with an external engine: say why nothing happens."""
         self.host.say(f"stepping: {NOT_WITH_EXTERNAL}")
 
     def toggle_pause(self) -> None:
-        self._engine_says(self.bridge.toggle_pause)
+        self._engine_says(self.bridge.search.toggle_pause)
 
     def stop(self) -> None:
-        self._engine_says(self.bridge.stop)
+        self._engine_says(self.bridge.search.stop)
 
     def step_iteration(self) -> None:
-        self._engine_says(self.bridge.step_iteration)
+        self._engine_says(self.bridge.search.step_iteration)
 
     def analyse(self) -> None:
         self._engine_says(self.bridge.analyse)
@@ -82,11 +83,11 @@ class SearchControl:
     def toggle_book(self) -> None:
         """``B``: the books off (or on again) for the analysis search, so that it can be
         watched and stepped in the opening; the exact values keep them."""
-        self._engine_says(self.bridge.toggle_book, watched=False)
+        self._engine_says(self.bridge.search.toggle_book, watched=False)
 
     def cycle_multipv(self) -> None:
         """``m``: the analysis search's lines, 1, 2, 3, every move (the panel lists them)."""
-        self._engine_says(self.bridge.cycle_multipv, watched=False)
+        self._engine_says(self.bridge.search.cycle_multipv, watched=False)
 
     def toggle_auto(self) -> None:
         """``a``: auto-analysis on or off (on: the viewed position is searched now)."""
@@ -107,13 +108,13 @@ class SearchControl:
             return
 
         def step(n: int) -> None:
-            self._engine_says(lambda: self.bridge.step_nodes(n))
+            self._engine_says(lambda: self.bridge.search.step_nodes(n))
 
         self._ask_number("Step how many nodes?", "10000", parse_count, "step nodes", step)
 
     def node_limit(self) -> None:
         def limit(n: int) -> None:
-            self.bridge.set_node_limit(n)
+            self.bridge.search.set_node_limit(n)
             self.host.say(f"node limit {n:,}")
             self.host.state_changed()
 
@@ -123,7 +124,7 @@ class SearchControl:
 
     def hash_size(self) -> None:
         def size(mb: int) -> None:
-            self.host.say(self.bridge.set_hash(mb))
+            self.host.say(self.bridge.search.set_hash(mb))
             self.host.state_changed()
 
         self._ask_number("Hash size in MB:", str(self.settings.options.hash_mb), parse_mb,

@@ -23,7 +23,7 @@ from textual.dom import DOMNode
 
 from c4tui.engine.geometry import COLUMN_NAMES, WIDTH
 
-from ..engine_bridge import NOT_WITH_EXTERNAL
+from ..live_search import NOT_WITH_EXTERNAL
 from ..widgets.board_size import KEY_COLUMNS
 
 #: Only with an external engine (see :meth:`SearchControl.key_state`): space stops, and
