@@ -11,7 +11,7 @@ process. A missing or corrupt book or database gives one warning line (logger
 ``C4TUI_DB12=none`` disables the 12-ply database alone. ``books_in_use()`` describes each
 book for ``c4tui book info``.
 
-This package imports no numba; the kernels' lookup is :mod:`c4tui.engine.book_probe`.
+This package imports no numba; the kernels' lookup is :mod:`c4tui.engine.books.probe`.
 See ``book/README.md`` for the file format and ``docs/book.md`` for building.
 """
 
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from c4tui.engine import geometry
+from c4tui.engine.board import geometry
 
 from . import db12
 from .format import (

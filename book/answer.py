@@ -14,10 +14,10 @@ wrong in one line and goes on without it.
 
 from __future__ import annotations
 
-from c4tui.engine.book_negamax import book_negamax
-from c4tui.engine.booklink import NO_BOOK, BookLike
-from c4tui.engine.geometry import IS_DEFAULT, SIZE, WIDTH, win_score
-from c4tui.engine.position import Position
+from c4tui.engine.board.geometry import IS_DEFAULT, SIZE, WIDTH, win_score
+from c4tui.engine.board.position import Position
+from c4tui.engine.books.link import NO_BOOK, BookLike
+from c4tui.engine.books.negamax import book_negamax
 
 from . import db12
 from .format import Book, BookError, load

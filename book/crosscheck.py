@@ -15,9 +15,9 @@ import random
 from dataclasses import dataclass, field
 
 import numpy as np
-from c4tui.engine.book_negamax import book_negamax
-from c4tui.engine.geometry import H1, HEIGHT, WIDTH
-from c4tui.engine.position import Position
+from c4tui.engine.board.geometry import H1, HEIGHT, WIDTH
+from c4tui.engine.board.position import Position
+from c4tui.engine.books.negamax import book_negamax
 
 from .format import Book
 from .keys import key_to_words
@@ -101,7 +101,7 @@ def resolve_db12(db, indices, solve, progress=None, max_mismatches: int = 20) ->
 
 
 def minimax_value(pos: Position, db: Book, depth_left: int) -> int:
-    """Exact score of ``pos`` by negamax (:func:`~c4tui.engine.book_negamax.book_negamax`)
+    """Exact score of ``pos`` by negamax (:func:`~c4tui.engine.books.negamax.book_negamax`)
     down to the database's discs, ``depth_left`` plies below; ``LookupError`` if a position
     it needs is not in the database (which leaves out exactly those won at once)."""
     bottom = pos.ply + depth_left

@@ -42,7 +42,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
-from c4tui.engine.geometry import BOARD, H1, MAX_SCORE, MIN_SCORE, WIDTH
+from c4tui.engine.board.geometry import BOARD, H1, MAX_SCORE, MIN_SCORE, WIDTH
 
 from c4tui.atomicfile import atomic_write
 

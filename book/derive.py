@@ -12,7 +12,7 @@ and any position with up to 9 discs is then answered by a single probe.
 from __future__ import annotations
 
 import numpy as np
-from c4tui.engine.book_negamax import book_negamax
+from c4tui.engine.books.negamax import book_negamax
 
 from .enumeration import enumerate_positions
 from .format import Book, BookError, make_book, plies_mask

@@ -20,8 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from c4tui.engine.geometry import BOTTOM, H1, HEIGHT, SIZE, WIDTH
-from c4tui.engine.position import Position, can_win_next, winning_squares
+from c4tui.engine.board.geometry import BOTTOM, H1, HEIGHT, SIZE, WIDTH
+from c4tui.engine.board.position import Position, can_win_next, winning_squares
 
 from .keys import canonical_key
 

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-from c4tui.engine.geometry import HEIGHT, IS_DEFAULT, MAX_SCORE, MIN_SCORE, NAME, SIZE, WIDTH
+from c4tui.engine.board.geometry import HEIGHT, IS_DEFAULT, MAX_SCORE, MIN_SCORE, NAME, SIZE, WIDTH
 
 from c4tui.atomicfile import atomic_write
 from c4tui.bounded import FileRefused, read_file
@@ -92,7 +92,7 @@ class Book:
     ``plies`` is the bit mask of the disc counts the book covers (every position of those
     disc counts that is not won and in which the side to move cannot win at once).
     The arrays are C-contiguous, so :meth:`probe_args` can hand their addresses to the
-    numba kernels (:func:`c4tui.engine.book_probe.book_probe`).
+    numba kernels (:func:`c4tui.engine.books.probe.book_probe`).
     """
 
     keys: np.ndarray
@@ -149,7 +149,7 @@ class Book:
         return self.lookup_key(canonical_key(current + mask))
 
     def get(self, pos) -> int | None:
-        """Exact score of a :class:`~c4tui.engine.position.Position`, or ``None``."""
+        """Exact score of a :class:`~c4tui.engine.board.position.Position`, or ``None``."""
         return self.lookup(pos.current, pos.mask)
 
     def probe_args(self) -> tuple[int, int, int, int]:

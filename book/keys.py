@@ -1,7 +1,7 @@
 """Position keys: mirror images, canonical keys, and the way back from a key to a position.
 
 The builder, the CLI and the tests use these on Python ints; the mirror itself is the
-engine's one definition, :func:`c4tui.engine.geometry.mirror_word`, which the kernels
+engine's one definition, :func:`c4tui.engine.board.geometry.mirror_word`, which the kernels
 compile; it needs no numba here.
 
 The key ``current + mask`` keeps every column inside its own 7 bits (a column with h discs
@@ -13,8 +13,8 @@ of a position without decoding it.
 from __future__ import annotations
 
 import numpy as np
-from c4tui.engine.geometry import H1, HEIGHT, WIDTH, mirror_int, mirror_word
-from c4tui.engine.position import Position, has_four
+from c4tui.engine.board.geometry import H1, HEIGHT, WIDTH, mirror_int, mirror_word
+from c4tui.engine.board.position import Position, has_four
 
 _COL = (1 << H1) - 1
 

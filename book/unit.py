@@ -24,7 +24,7 @@ class SchedulerError(BuildError):
 
 def default_solver(hash_mb: int):
     """The exact solver used by the builder: no book (the book is what we are building)."""
-    from c4tui.engine.solver import Solver
+    from c4tui.engine.solver.solver import Solver
 
     return Solver(hash_mb=hash_mb, book=None)
 
@@ -34,14 +34,14 @@ def floor_solver(book_data: bytes, hash_mb: int):
     encoded bytes: a worker on another machine needs no copy of the file): each built
     position's parents in that book give it a floor (see ``Solver.solve``). The book holds
     no position with as many discs as the built ones, so it never answers one."""
-    from c4tui.engine.solver import Solver
+    from c4tui.engine.solver.solver import Solver
 
     return Solver(hash_mb=hash_mb, book=decode(book_data, "--floor-book"))
 
 
 def solve_moves(solver, moves: list[str]) -> tuple[list[int], int]:
     """Exact scores of the positions given by their move sequences, and the nodes searched."""
-    from c4tui.engine.position import Position
+    from c4tui.engine.board.position import Position
 
     scores = []
     nodes = 0

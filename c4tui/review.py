@@ -2,7 +2,7 @@
 the result or made it slower, and each side's accuracy.
 
 A :class:`Reviewer` walks a game with the exact solver (any object with the
-:class:`c4tui.engine.solver.Solver` calls ``analyze`` and ``stop``) and returns a
+:class:`c4tui.engine.solver.solver.Solver` calls ``analyze`` and ``stop``) and returns a
 :class:`GameReview`: per move the exact score of every column for the side that moved, and
 a mark (:func:`judge`):
 
@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from c4tui.accuracy import game_accuracy, move_accuracy, win_percent
-from c4tui.engine.position import Position, square_name
+from c4tui.engine.board.position import Position, square_name
 from c4tui.engine.scores import result_words, win_score
 from c4tui.gamefile.movetext import move_number
 
@@ -60,7 +60,7 @@ class ReviewCancelled(Exception):
 
 
 class ColumnSolver(Protocol):
-    """What the review needs of the solver (:class:`c4tui.engine.solver.Solver`)."""
+    """What the review needs of the solver (:class:`c4tui.engine.solver.solver.Solver`)."""
 
     def analyze(self, pos: Position): ...  # -> ColumnScores (.scores, .nodes)
 

@@ -25,8 +25,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .geometry import CENTER_ORDER, SIZE
-from .position import Position
+from .board.geometry import CENTER_ORDER, SIZE
+from .board.position import Position
 from .scores import moves_to_end
 
 #: The levels' numbers: 1 the weakest, :data:`PERFECT_LEVEL` perfect play.

@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from itertools import islice
 
-from .geometry import SIZE
-from .position import Position
-from .solver import Solver
+from .board.geometry import SIZE
+from .board.position import Position
+from .solver.solver import Solver
 
 
 def perfect_steps(pos: Position, solver: Solver,
@@ -26,7 +26,7 @@ def perfect_steps(pos: Position, solver: Solver,
     stop iterating to stop paying. ``solve_if`` ends the line before a position that
     needs a solve and that it refuses (a book's reader: positions in the books; a clock:
     while there is time). ``solver.stop()`` from another thread ends it with
-    :class:`~c4tui.engine.solver.SearchAborted` (the moves yielded so far are a correct
+    :class:`~c4tui.engine.solver.solver.SearchAborted` (the moves yielded so far are a correct
     prefix)."""
     p = pos.copy()
     while not p.is_over:

@@ -11,9 +11,9 @@ on an odd-area board ``(W*H + 1) / 2 + 1 - k`` for the first player and
 
 from __future__ import annotations
 
-from .geometry import win_ply as win_ply
-from .geometry import win_score as win_score
-from .position import PLAYER_NAMES
+from .board.geometry import win_ply as win_ply
+from .board.geometry import win_score as win_score
+from .board.position import PLAYER_NAMES
 
 FULL_COLUMN = -1000  #: the reference solver's marker for a column that cannot be played
 

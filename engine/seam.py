@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Protocol
 
-from .geometry import MAX_SCORE, SIZE, WIDTH
-from .position import PLAYER_NAMES, Position
+from .board.geometry import MAX_SCORE, SIZE, WIDTH
+from .board.position import PLAYER_NAMES, Position
 from .scores import moves_to_end, result_words
 
 # ------------------------------------------------------------------ limits
@@ -297,7 +297,7 @@ class PvLine:
     move: int  #: 0-based column
     score: Score
     pv: tuple[int, ...]
-    value: int = 0  #: internal value (engine/analysis_eval.py)
+    value: int = 0  #: internal value (engine/analysis/eval.py)
 
 
 @dataclass(frozen=True)
@@ -319,7 +319,7 @@ class IterationReport:
     tt_fill: float  #: share of used slots in tables 1 and 2
     elapsed: float  #: seconds of this iteration (paused time excluded)
     pv: tuple[int, ...]
-    value: int = 0  #: internal value (engine/analysis_eval.py)
+    value: int = 0  #: internal value (engine/analysis/eval.py)
     total_nodes: int = 0  #: nodes since the start of the search
     total_elapsed: float = 0.0
     #: not SEARCH: the root needed no iterations (score, move and line from the books or
@@ -343,7 +343,7 @@ class PathEntry:
 
     ply: int
     move: int
-    #: the node's window in internal values (engine/analysis_eval.py), from the side to
+    #: the node's window in internal values (engine/analysis/eval.py), from the side to
     #: move at that node (negamax): not scores, which only a completed search gives
     alpha: int
     beta: int
@@ -402,7 +402,7 @@ Listener = Callable[[], None]
 
 class SearchLike(Protocol):
     """What a front end needs from an analysis search: the built-in
-    ``c4tui.engine.controller.SearchController`` and the app's external UGI engine
+    ``c4tui.engine.analysis.controller.SearchController`` and the app's external UGI engine
     (``c4tui.app.external_search.ExternalSearch``, which cannot pause or step: those calls
     do nothing and answer False). Every method returns at once except :meth:`wait`."""
 

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .geometry import DEFAULT_HEIGHT, DEFAULT_WIDTH, NAME, TWO_WORDS, size_name
+from .board.geometry import DEFAULT_HEIGHT, DEFAULT_WIDTH, NAME, TWO_WORDS, size_name
 from .priority import lower_priority
 
 
@@ -43,17 +43,17 @@ class Stage:
     kernels: tuple[str, ...]
 
 
-_PROBE = "book_probe._no_book" if TWO_WORDS else "book_probe._book_probe"
+_PROBE = "books.probe._no_book" if TWO_WORDS else "books.probe._book_probe"
 
 #: In the order a first screen needs them: exact values, then the analysis search.
 #: (tests/test_warmup.py checks that these are all the engine's compiled dispatchers.)
 STAGES: tuple[Stage, ...] = (
-    Stage("solver", "c4tui.engine.solver", "_warmup",
-          (_PROBE, "solver_kernel.negamax", "solver_kernel._move_for_score",
-           "solver_kernel.solve_root")),
-    Stage("analysis", "c4tui.engine.controller", "_warmup",
-          (_PROBE, "analysis_eval.threat_fill", "analysis_kernel._control",
-           "analysis_eval.evaluate", "analysis_eval.endgame_value", "analysis_kernel.ab")),
+    Stage("solver", "c4tui.engine.solver.solver", "_warmup",
+          (_PROBE, "solver.solver_kernel.negamax", "solver.solver_kernel._move_for_score",
+           "solver.solver_kernel.solve_root")),
+    Stage("analysis", "c4tui.engine.analysis.controller", "_warmup",
+          (_PROBE, "analysis.eval.threat_fill", "analysis.kernel._control",
+           "analysis.eval.evaluate", "analysis.eval.endgame_value", "analysis.kernel.ab")),
 )
 
 #: Seconds each kernel takes to compile alone (its callees' time not counted) on the
@@ -61,11 +61,11 @@ STAGES: tuple[Stage, ...] = (
 #: and 7.5 s; docs/benchmarks.md "Cold start"): the estimate until this machine has
 #: compiled once.
 DEFAULT_SECONDS: dict[str, float] = {
-    "book_probe._book_probe": 0.3, "book_probe._no_book": 0.2,
-    "solver_kernel.negamax": 52.0, "solver_kernel._move_for_score": 1.3,
-    "solver_kernel.solve_root": 1.9, "analysis_eval.threat_fill": 0.5,
-    "analysis_kernel._control": 0.2, "analysis_eval.evaluate": 0.2,
-    "analysis_eval.endgame_value": 0.9, "analysis_kernel.ab": 4.7,
+    "books.probe._book_probe": 0.3, "books.probe._no_book": 0.2,
+    "solver.solver_kernel.negamax": 52.0, "solver.solver_kernel._move_for_score": 1.3,
+    "solver.solver_kernel.solve_root": 1.9, "analysis.eval.threat_fill": 0.5,
+    "analysis.kernel._control": 0.2, "analysis.eval.evaluate": 0.2,
+    "analysis.eval.endgame_value": 0.9, "analysis.kernel.ab": 4.7,
 }
 #: How much lower than the caller the compiling children run (the UI comes first).
 CHILD_NICE_STEP = 5
@@ -228,7 +228,7 @@ def ever_compiled() -> bool:
     orig = os.environ.get("C4TUI_NUMBA_ORIG")
     base = orig if orig is not None else os.environ.get("NUMBA_CACHE_DIR", "")
     if not base:
-        base = str(Path(__file__).resolve().parent / "__pycache__")
+        base = str(Path(__file__).resolve().parent)  # each room's __pycache__, size-* too
     root = Path(base)
     pattern = "solver_kernel.negamax-*.nbi"
     try:

@@ -29,10 +29,10 @@ import json
 import random
 import sys
 
+from c4tui.engine.board.geometry import H1, HEIGHT, WIDTH
+from c4tui.engine.board.position import Position
 from c4tui.engine.explain import explain
 from c4tui.engine.explain.check import parse_sq
-from c4tui.engine.geometry import H1, HEIGHT, WIDTH
-from c4tui.engine.position import Position
 
 
 def bit(name: str) -> int:

@@ -12,10 +12,10 @@ import json
 import random
 import sys
 
-from c4tui.engine import geometry
+from c4tui.engine.board import geometry
+from c4tui.engine.board.position import Position
 from c4tui.engine.explain import check, explain
-from c4tui.engine.position import Position
-from c4tui.engine.solver import Solver
+from c4tui.engine.solver.solver import Solver
 
 
 def random_position(rng: random.Random, discs: int) -> Position:

@@ -19,7 +19,7 @@ import threading
 import time
 from pathlib import Path
 
-import c4tui.engine.solver as solver_module
+import c4tui.engine.solver.solver as solver_module
 
 #: Seconds between two looks at the release file (the engine's side of the wait).
 POLL = 0.01

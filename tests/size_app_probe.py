@@ -7,7 +7,7 @@ import asyncio
 import json
 import sys
 
-from c4tui.engine.geometry import WIDTH
+from c4tui.engine.board.geometry import WIDTH
 
 from c4tui.app import C4App
 from c4tui.app.widgets import BoardView

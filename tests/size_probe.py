@@ -7,9 +7,9 @@ from __future__ import annotations
 import json
 import sys
 
-from c4tui.engine import geometry
-from c4tui.engine.position import Position
-from c4tui.engine.solver import Solver
+from c4tui.engine.board import geometry
+from c4tui.engine.board.position import Position
+from c4tui.engine.solver.solver import Solver
 
 
 def main() -> None:

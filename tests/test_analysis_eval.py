@@ -1,4 +1,4 @@
-"""MILTON's threat-fill evaluation and the interior-node recognizer (engine/analysis_eval.py)."""
+"""MILTON's threat-fill evaluation and the interior-node recognizer (engine/analysis/eval.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import random
 
 import numpy as np
 import pytest
-from c4tui.engine.analysis_eval import (
+from c4tui.engine.analysis.eval import (
     EG_WORDS,
     HEUR,
     WIN,
@@ -15,10 +15,10 @@ from c4tui.engine.analysis_eval import (
     recognizable,
     threat_fill,
 )
-from c4tui.engine.analysis_kernel import book_value
-from c4tui.engine.analysis_tt import ZOBRIST, zobrist_key
-from c4tui.engine.geometry import H1
-from c4tui.engine.position import Position
+from c4tui.engine.analysis.kernel import book_value
+from c4tui.engine.analysis.tt import ZOBRIST, zobrist_key
+from c4tui.engine.board.geometry import H1
+from c4tui.engine.board.position import Position
 
 _BUF = np.zeros(EG_WORDS, dtype=np.int64)
 
@@ -138,7 +138,7 @@ def test_odd_threat_zugzwang():
 
     Built directly as bitboards: White d3 e3 f3 over a neutral base, empty column c, every
     other column treated as full by the fill (they hold no threat)."""
-    from c4tui.engine.geometry import square_bit
+    from c4tui.engine.board.geometry import square_bit
 
     def board(white_sq, black_sq):
         w = sum(square_bit(c, r) for c, r in white_sq)
@@ -150,7 +150,7 @@ def test_odd_threat_zugzwang():
     black_sq = [(3, 0), (3, 1), (4, 1), (5, 0), (6, 0), (6, 2)]
     w, b = board(white_sq, black_sq)
     mask = w | b
-    from c4tui.engine.position import winning_squares
+    from c4tui.engine.board.position import winning_squares
 
     assert winning_squares(w, mask) == square_bit(2, 2)
     assert winning_squares(b, mask) == 0

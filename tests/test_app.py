@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from c4tui.engine.position import IllegalMoveError, Position
+from c4tui.engine.board.position import IllegalMoveError, Position
 from pilot_util import screen_text, sync
 
 from c4tui.app import C4App

@@ -7,7 +7,7 @@ import dataclasses
 import io
 
 import pytest
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 from pilot_util import screen_text, sync, until
 from rich.console import Console
 from test_app import _iteration, _snapshot

@@ -5,8 +5,8 @@ labelled by its source; it follows the position, and play mode without hints hid
 from __future__ import annotations
 
 import pytest
-from c4tui.engine.geometry import HEIGHT
-from c4tui.engine.position import Position
+from c4tui.engine.board.geometry import HEIGHT
+from c4tui.engine.board.position import Position
 from c4tui.engine.seam import Band, Score, SearchState, Snapshot
 from pilot_util import LOAD_TIMEOUT, engine_ready, sync, until, wait_for
 

@@ -4,7 +4,7 @@ reaching a row means); as it was at 80x24 and 120x40."""
 from __future__ import annotations
 
 import pytest
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 from pilot_util import sync, until
 
 from c4tui.app import C4App

@@ -4,7 +4,7 @@ undone with u, left unchanged by escape."""
 from __future__ import annotations
 
 import pytest
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 from pilot_util import screen_text, sync, until
 from textual.widgets import Input
 

@@ -3,7 +3,7 @@ rows keep it at the bottom unless the user scrolled back: then its rows stay put
 
 from __future__ import annotations
 
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 from c4tui.engine.seam import Band, IterationReport, Score, SearchState, Snapshot
 from pilot_util import sync, until
 from textual import events

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 from c4tui.engine.seam import Band, IterationReport, Score, SearchState, Snapshot
 from pilot_util import LOAD_TIMEOUT, until, wait_for
 from test_app_navigator import fake_view

@@ -12,8 +12,8 @@ import threading
 import time
 
 import pytest
-from c4tui.engine.geometry import WIDTH
-from c4tui.engine.position import Position
+from c4tui.engine.board.geometry import WIDTH
+from c4tui.engine.board.position import Position
 from c4tui.engine.seam import Band, Limits, Score, SearchAborted, SearchState
 from pilot_util import LOAD_TIMEOUT, engine_ready, sync, until, wait_for
 from waiting import wait_until

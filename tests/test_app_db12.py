@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 from c4tui.engine.seam import Band, Score
 from pilot_util import sync, until
 from test_app_engine import LOAD_TIMEOUT, engine_ready, wait_for

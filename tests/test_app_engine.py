@@ -7,7 +7,7 @@ for that, so the first test also measures nothing but correctness.
 from __future__ import annotations
 
 import pytest
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 from c4tui.engine.seam import Limits
 from pilot_util import LOAD_TIMEOUT, engine_ready, sync, until, wait_for
 

@@ -12,7 +12,7 @@ import time
 
 import pilot_util
 import pytest
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 from c4tui.engine.seam import Band, Score, SearchOptions, SearchState
 from pilot_util import sync, until
 from waiting import wait_until

@@ -16,7 +16,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 from hostile_util import alive, assert_nothing_left, hostile, reported
 from pilot_util import LOAD_TIMEOUT, engine_ready, screen_text, sync, until, wait_for
 from test_match_hostile import raw

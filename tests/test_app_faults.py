@@ -9,7 +9,7 @@ and the answer was taken once.
 from __future__ import annotations
 
 import pytest
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 from pilot_util import sync, until
 from textual import events
 from textual.command import CommandList, CommandPalette

@@ -4,7 +4,7 @@ does something there, and a switched-off engine is said to be off, not broken.""
 from __future__ import annotations
 
 import pytest
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 from pilot_util import screen_text, sync
 from test_app_idle import LOAD_TIMEOUT, settled, wait_for
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 from c4tui.engine.seam import Band, PathEntry, Score
 from pilot_util import sync
 from test_app_engine import LOAD_TIMEOUT, engine_ready, wait_for

@@ -7,7 +7,7 @@ import io
 import re
 
 import pytest
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 from c4tui.engine.seam import Source
 from pilot_util import LOAD_TIMEOUT, sync, until, wait_for
 

@@ -4,7 +4,7 @@ move list writes them (``3. c2``, ``2… e2``), counts have their plural right."
 from __future__ import annotations
 
 import pytest
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 from c4tui.engine.seam import PathEntry
 from pilot_util import screen_text, sync
 

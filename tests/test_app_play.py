@@ -8,9 +8,9 @@ import queue
 import random
 
 import pytest
+from c4tui.engine.board.position import Position
 from c4tui.engine.levels import best_among_ties
-from c4tui.engine.position import Position
-from c4tui.engine.solver import Solver
+from c4tui.engine.solver.solver import Solver
 from pilot_util import sync, until
 from test_app_engine import LOAD_TIMEOUT, engine_ready, wait_for
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 
 from c4tui.app.controllers.preview import Preview, PreviewControl
 from c4tui.app.model import GameModel

@@ -4,7 +4,7 @@ the analysis panel names the better move; a changed game cancels the review."""
 from __future__ import annotations
 
 import pytest
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 from pilot_util import sync, until
 from test_app_engine import LOAD_TIMEOUT, engine_ready, wait_for
 

@@ -16,7 +16,7 @@ import textwrap
 import time
 
 import pytest
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 from pilot_util import sync, until
 
 from c4tui import gamefile

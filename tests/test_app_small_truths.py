@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 from c4tui.engine.seam import Limits, SearchOptions, SearchState
 from pilot_util import LOAD_TIMEOUT, engine_ready, screen_text, sync, until, wait_for
 from textual.app import App

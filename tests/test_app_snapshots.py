@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 from pilot_util import LOAD_TIMEOUT, until, wait_for
 
 from c4tui.app import C4App, SearchSettings

@@ -9,9 +9,9 @@ import re
 import threading
 
 import pytest
+from c4tui.engine.board.geometry import HEIGHT, WIDTH
+from c4tui.engine.board.position import Position, parse_square
 from c4tui.engine.explain import explain
-from c4tui.engine.geometry import HEIGHT, WIDTH
-from c4tui.engine.position import Position, parse_square
 from pilot_util import screen_text, sync, until
 
 from c4tui.app import C4App

@@ -160,8 +160,8 @@ def test_the_graph_sees_every_kind_of_import() -> None:
     """The reader itself: module-level, lazy and relative imports are all arrows."""
     graph = _graph()
     assert "c4tui.cli.main" in graph["c4tui.cli"]  # from .main import app, main
-    assert "c4tui.engine.geometry" in graph["c4tui.cli.size"]  # inside a function
-    assert "numba" in graph["c4tui.engine.solver_kernel"]
+    assert "c4tui.engine.board.geometry" in graph["c4tui.cli.size"]  # inside a function
+    assert "numba" in graph["c4tui.engine.solver.solver_kernel"]
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c", "a"]]
 
 

@@ -10,7 +10,7 @@ import sys
 import pytest
 from c4tui.book import load_default
 from c4tui.book.answer import BookReader
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 from testdata import load_positions
 
 

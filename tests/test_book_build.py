@@ -21,8 +21,8 @@ from c4tui.book.builder import BuildError, build_book
 from c4tui.book.checkpoint import Checkpoint
 from c4tui.book.enumeration import enumerate_positions
 from c4tui.book.format import NO_SCORE, encode
-from c4tui.engine.geometry import BOARD, BOTTOM, SIZE, WIDTH, column_bits
-from c4tui.engine.position import Position, winning_squares
+from c4tui.engine.board.geometry import BOARD, BOTTOM, SIZE, WIDTH, column_bits
+from c4tui.engine.board.position import Position, winning_squares
 from waiting import children, wait_until
 
 ROOT = "536651266724315115167475513262"
@@ -274,7 +274,7 @@ def test_derive_earlier_plies(tmp_path, reference_book):
 def test_engine_falls_back_without_a_usable_book(tmp_path, monkeypatch, reference_book):
     """Corrupt or missing default book: the solver still gives exact scores (no book)."""
     from c4tui.book import load_default
-    from c4tui.engine.solver import Solver
+    from c4tui.engine.solver.solver import Solver
 
     bad = tmp_path / "bad.c4b"
     bad.write_bytes(encode(reference_book)[:-1])
@@ -347,8 +347,8 @@ sys.path.insert(0, sys.argv[1])
 import test_book_build as t
 from c4tui.book import make_book
 from c4tui.book.enumeration import enumerate_positions
-from c4tui.engine.position import Position
-from c4tui.engine.solver import Solver
+from c4tui.engine.board.position import Position
+from c4tui.engine.solver.solver import Solver
 
 e = enumerate_positions(t.PLY, t.ROOT)
 ref = t.RefSolver(1)
@@ -417,7 +417,7 @@ def test_bench_book_compares_with_and_without(tmp_path, reference_book):
 def test_solve_names_a_best_move_for_book_positions(reference_book):
     """A book hit at the root gives the score; the move must still achieve it (checked by
     the independent reference solver on the child)."""
-    from c4tui.engine.solver import Solver
+    from c4tui.engine.solver.solver import Solver
 
     solver = Solver(hash_mb=4, book=reference_book)
     ref = RefSolver(1)
@@ -453,7 +453,7 @@ def test_analyze_of_book_positions_uses_parent_scores(reference_book, threads):
     floor its book parents give (a parent q of a child scores at least minus the child);
     the floors must be sound and the column scores exact (checked by the independent
     reference solver), with one thread and with the children spread over two."""
-    from c4tui.engine.solver import Solver
+    from c4tui.engine.solver.solver import Solver
 
     solver = Solver(hash_mb=4, book=reference_book, threads=threads)
     ref = RefSolver(1)
@@ -483,7 +483,7 @@ def test_floor_book_builds_the_next_ply_exactly(tmp_path, reference_book):
     book built with it must equal the reference solver's scores, and solve() must still
     name a move achieving the score when the score is the floor itself."""
     from c4tui.book import save
-    from c4tui.engine.solver import Solver
+    from c4tui.engine.solver.solver import Solver
 
     floor_path = tmp_path / "floor.c4b"
     save(reference_book, floor_path)
@@ -525,7 +525,7 @@ def test_analyze_one_ply_above_the_book_searches_nothing(reference_book):
     """Every child of a position one disc short of the book's plies is a book entry (or
     wins at once): the analysis answers from the book without searching a node (it used
     to look for a best move of each child, which an analysis does not need)."""
-    from c4tui.engine.solver import Solver
+    from c4tui.engine.solver.solver import Solver
 
     solver = Solver(hash_mb=4, book=reference_book)
     ref = RefSolver(1)
@@ -595,7 +595,7 @@ def test_shipped_book_agrees_with_the_independent_scores():
     the solver gives every column score of those with at most 8 discs (children in the
     book) and of the empty board without searching a node."""
     from c4tui.book import default_path, load, load_default
-    from c4tui.engine.solver import Solver
+    from c4tui.engine.solver.solver import Solver
     from testdata import load_positions
 
     book = load(default_path())

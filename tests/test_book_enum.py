@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from c4tui.book.enumeration import enumerate_positions
 from c4tui.book.keys import position_key
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 
 W, H = 7, 6
 LINES = [

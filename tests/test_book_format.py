@@ -18,7 +18,7 @@ from c4tui.book.keys import (
     mirror_key,
     position_key,
 )
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 
 
 @pytest.fixture(scope="module")
@@ -146,7 +146,7 @@ def test_key_to_moves_rejects_unreachable():
 
 # ------------------------------------------------------------------------------ probe
 def test_probe_matches_python_lookup(book5, enum5):
-    from c4tui.engine.book_probe import BOOK_MISS, book_probe
+    from c4tui.engine.books.probe import BOOK_MISS, book_probe
 
     args = book5.probe_args()
     u = np.uint64
@@ -165,7 +165,7 @@ def test_probe_matches_python_lookup(book5, enum5):
 
 def test_probe_every_entry_and_misses():
     """Every key of a book is found; the positions left out of it all miss."""
-    from c4tui.engine.book_probe import BOOK_MISS, book_probe
+    from c4tui.engine.books.probe import BOOK_MISS, book_probe
 
     e = enumerate_positions(4)
     keep = np.arange(len(e)) % 2 == 0

@@ -73,7 +73,7 @@ def test_solve_empty_argument_is_the_empty_board(capsys):
 
 
 def test_open_empty_argument_is_the_empty_board():
-    from c4tui.engine.position import Position
+    from c4tui.engine.board.position import Position
 
     from c4tui.cli.open import resolve_target
 

@@ -16,11 +16,11 @@ import pytest
 from c4tui.book import BookError, db12, load_default, merge
 from c4tui.book.crosscheck import minimax_value
 from c4tui.book.format import make_book, plies_mask
-from c4tui.engine.controller import SearchController
-from c4tui.engine.geometry import H1, HEIGHT, WIDTH
-from c4tui.engine.position import Position
+from c4tui.engine.analysis.controller import SearchController
+from c4tui.engine.board.geometry import H1, HEIGHT, WIDTH
+from c4tui.engine.board.position import Position
 from c4tui.engine.seam import Band, Limits, Score, SearchOptions
-from c4tui.engine.solver import Solver
+from c4tui.engine.solver.solver import Solver
 from testdata import load_positions, sample
 
 ROWS = load_positions()

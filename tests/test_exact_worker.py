@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 import time
 
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 from c4tui.engine.seam import SearchAborted
 from testdata import load_positions
 from waiting import wait_until
@@ -40,7 +40,7 @@ class FakeSolver:
                 self._woken.wait_for(lambda: self.stopped.is_set() or self.released)
             if self.stopped.is_set():
                 raise Aborted
-        from c4tui.engine.solver import ColumnScores
+        from c4tui.engine.solver.solver import ColumnScores
 
         return ColumnScores(tuple(0 if pos.can_play(c) else None for c in range(7)), 1, 1)
 
@@ -79,7 +79,7 @@ def test_ponder_solves_every_child_exactly():
     and agree with a solve of their own (10 discs: the children's children are in the
     12-ply database, so this is quick once the kernels are loaded)."""
     from c4tui.book import load_default
-    from c4tui.engine.solver import Solver
+    from c4tui.engine.solver.solver import Solver
 
     books = load_default()
     pos = Position.from_moves(next(m for m, _, _ in load_positions() if len(m) == 10))
@@ -206,7 +206,7 @@ class LineSolver(FakeSolver):
         self.analyses_before_lines: int | None = None
 
     def solve(self, pos: Position, need_move: bool = True):
-        from c4tui.engine.solver import SolveResult
+        from c4tui.engine.solver.solver import SolveResult
 
         if self.analyses_before_lines is None:
             self.analyses_before_lines = len(self.calls)

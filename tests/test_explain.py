@@ -12,10 +12,10 @@ import sys
 from dataclasses import replace
 
 import pytest
+from c4tui.engine.board.position import BLACK, WHITE, Position
 from c4tui.engine.explain import Certificate, check, explain
 from c4tui.engine.explain.certificate import ProofNode, RuleUse
 from c4tui.engine.explain.check import CheckError, verify
-from c4tui.engine.position import BLACK, WHITE, Position
 from testdata import load_pons, load_positions, sample
 
 CLI = [sys.executable, "-m", "c4tui"]

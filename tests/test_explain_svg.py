@@ -6,8 +6,8 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 import pytest
+from c4tui.engine.board.position import Position
 from c4tui.engine.explain import explain
-from c4tui.engine.position import Position
 from typer.testing import CliRunner
 
 from c4tui.cli import app

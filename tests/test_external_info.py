@@ -4,7 +4,7 @@ app draws from them (c4tui/ugi/info.py, c4tui/app/external_run.py). No process h
 from __future__ import annotations
 
 import pytest
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 from c4tui.engine.scores import moves_to_end
 from c4tui.engine.seam import Band, Limits, Score, SearchState
 

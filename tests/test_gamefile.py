@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 
 from c4tui import atomicfile, gamefile
 from c4tui.gamefile import Game, GameFileError, load_game, parse_game, save_game

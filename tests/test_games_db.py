@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 from waiting import wait_until
 
 from c4tui.cli import main

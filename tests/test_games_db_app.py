@@ -4,7 +4,7 @@ back, the games through a position, no database, and its snapshot with exact val
 from __future__ import annotations
 
 import pytest
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 from pilot_util import LOAD_TIMEOUT, screen_text, sync, until, wait_for
 from test_app_faults import burst, settle
 from textual.app import App

@@ -16,7 +16,7 @@ import zlib
 from pathlib import Path
 
 import pytest
-from c4tui.engine.position import IllegalMoveError, Position
+from c4tui.engine.board.position import IllegalMoveError, Position
 from pilot_util import sync, until
 
 from c4tui import gamefile, recent

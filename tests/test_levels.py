@@ -11,6 +11,7 @@ import subprocess
 import sys
 
 import pytest
+from c4tui.engine.board.position import Position
 from c4tui.engine.levels import (
     LEVELS,
     PERFECT_LEVEL,
@@ -21,7 +22,6 @@ from c4tui.engine.levels import (
     play,
     plies_to_end,
 )
-from c4tui.engine.position import Position
 from c4tui.engine.scores import score_for_moves
 from testdata import load_positions, sample
 

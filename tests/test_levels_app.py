@@ -7,8 +7,8 @@ import queue
 import random
 
 import pytest
-from c4tui.engine.position import Position
-from c4tui.engine.solver import Solver
+from c4tui.engine.board.position import Position
+from c4tui.engine.solver.solver import Solver
 from pilot_util import LOAD_TIMEOUT, engine_ready, sync, until, wait_for
 from testdata import load_positions, sample
 

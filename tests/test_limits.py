@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from c4tui.engine.geometry import SIZE
+from c4tui.engine.board.geometry import SIZE
 from c4tui.engine.seam import MAX_NODE_LIMIT, Limits
 from hypothesis import given
 from hypothesis import strategies as st

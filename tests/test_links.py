@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from c4tui.engine.position import IllegalMoveError, Position
+from c4tui.engine.board.position import IllegalMoveError, Position
 from pilot_util import sync, until
 from typer.testing import CliRunner
 

@@ -172,7 +172,7 @@ sys.path.insert(0, {tests!r})
 from hostile_util import hostile
 from c4tui.app.external_search import EXTERNAL_NICE
 from c4tui.app.loader import lower_thread_priority
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 from c4tui.engine.seam import Limits
 from c4tui.ugi.engine import Engine
 
@@ -217,8 +217,8 @@ def test_the_apps_external_engine_and_threads_run_a_step_below_the_caller(
 _SEARCH_PROBE = """
 import time
 from pathlib import Path
-from c4tui.engine.controller import SearchController
-from c4tui.engine.position import Position
+from c4tui.engine.analysis.controller import SearchController
+from c4tui.engine.board.position import Position
 from c4tui.engine.seam import Limits
 
 def nice(tid):
@@ -230,7 +230,7 @@ end = time.monotonic() + 120
 while not ctl.snapshot().nodes and time.monotonic() < end:  # its worker at work
     time.sleep(0.01)
 import threading
-worker = next(t for t in threading.enumerate() if t.name == "c4-analysis")  # engine/worker.py
+worker = next(t for t in threading.enumerate() if t.name == "c4-analysis")  # analysis/worker.py
 print(nice(worker.native_id))
 ctl.stop()
 """
@@ -238,7 +238,7 @@ ctl.stop()
 
 @pytest.mark.parametrize("caller, engine", [(10, 15), (19, 19)])
 def test_the_analysis_search_worker_runs_a_step_below_the_caller(caller, engine):
-    """engine/controller.py's worker (the app's analysis search): it was set to 5."""
+    """engine/analysis/controller.py's worker (the app's analysis search): it was set to 5."""
     if os.getpriority(os.PRIO_PROCESS, 0) > caller:
         pytest.skip(f"needs a niceness of at most {caller}")
     proc = subprocess.run([sys.executable, "-c", _SEARCH_PROBE], capture_output=True,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from c4tui.book.answer import BookReader
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 
 from c4tui.match.openings import OpeningsError, book_openings, read_openings
 

@@ -12,10 +12,10 @@ import re
 
 import pytest
 from c4tui.book import load_default
-from c4tui.engine.controller import SearchController, run_search
-from c4tui.engine.position import Position
+from c4tui.engine.analysis.controller import SearchController, run_search
+from c4tui.engine.board.position import Position
 from c4tui.engine.seam import Band, Limits, Score, SearchOptions
-from c4tui.engine.solver import Solver
+from c4tui.engine.solver.solver import Solver
 from testdata import load_positions, sample
 from typer.testing import CliRunner
 from ugi_client import start_engine

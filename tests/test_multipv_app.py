@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from c4tui.engine.controller import run_search
-from c4tui.engine.geometry import COLUMN_NAMES
-from c4tui.engine.position import Position
+from c4tui.engine.analysis.controller import run_search
+from c4tui.engine.board.geometry import COLUMN_NAMES
+from c4tui.engine.board.position import Position
 from c4tui.engine.seam import Limits, SearchOptions
 from pilot_util import LOAD_TIMEOUT, engine_ready, screen_text, sync, until, wait_for
 from textual.app import App, ComposeResult
@@ -79,7 +79,7 @@ class PanelApp(App[None]):
 def test_panel_with_three_lines_80x24(snap_compare):
     pos = Position.from_moves(LATE)
     ctl_opts = SearchOptions(use_book=False, multipv=3)
-    from c4tui.engine.controller import SearchController
+    from c4tui.engine.analysis.controller import SearchController
 
     ctl = SearchController()
     ctl.start(pos, Limits(nodes=None), ctl_opts)

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 from c4tui.book import db12
-from c4tui.engine.position import Position
-from c4tui.engine.solver import Solver
+from c4tui.engine.board.position import Position
+from c4tui.engine.solver.solver import Solver
 from testdata import load_positions
 from typer.testing import CliRunner
 

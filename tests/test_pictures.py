@@ -1,4 +1,4 @@
-"""Pictures (issue 36): the board as SVG (engine/picture.py, ``c4tui render``,
+"""Pictures (issue 36): the board as SVG (engine/board/picture.py, ``c4tui render``,
 ``Position._repr_svg_``), read back with xml.etree as a browser would parse it."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from c4tui.engine.picture import board_svg
-from c4tui.engine.position import Position
+from c4tui.engine.board.picture import board_svg
+from c4tui.engine.board.position import Position
 
 from c4tui.cli import main
 
@@ -78,7 +78,7 @@ def test_untrusted_title_is_escaped():
 
 
 def test_the_picture_names_the_players_as_the_position_does():
-    from c4tui.engine import picture, position
+    from c4tui.engine.board import picture, position
 
     assert picture.PLAYER_NAMES == position.PLAYER_NAMES
 

@@ -11,7 +11,7 @@ import sys
 from datetime import date, timedelta
 
 import pytest
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 
 from c4tui.cli import main
 from c4tui.puzzles import starter_path
@@ -41,7 +41,7 @@ def run(argv, capsys) -> tuple[int, str, str]:
 @pytest.fixture(scope="module")
 def solver():
     from c4tui.book import load_default
-    from c4tui.engine.solver import Solver
+    from c4tui.engine.solver.solver import Solver
 
     return Solver(16, book=load_default(), threads=1)
 
@@ -187,7 +187,7 @@ def test_header_and_unreadable_files(tmp_path):
 # ------------------------------------------------------------------ building
 def fresh_build(seed: int) -> list[Puzzle]:
     from c4tui.book import load_default
-    from c4tui.engine.solver import Solver
+    from c4tui.engine.solver.solver import Solver
 
     builder = Builder(Solver(16, book=load_default(), threads=1))  # nodes: a fresh table
     try:

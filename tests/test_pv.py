@@ -12,12 +12,12 @@ import time
 
 import pytest
 from c4tui.book import load_default
-from c4tui.engine.geometry import SIZE
-from c4tui.engine.position import Position
+from c4tui.engine.board.geometry import SIZE
+from c4tui.engine.board.position import Position
 from c4tui.engine.pv import perfect_line, perfect_moves
 from c4tui.engine.scores import win_score
 from c4tui.engine.seam import SearchAborted
-from c4tui.engine.solver import Solver
+from c4tui.engine.solver.solver import Solver
 from testdata import load_positions, sample
 
 POSITIONS = load_positions()

@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 
 from c4tui import gamefile, gamelist, recent
 from c4tui.gamefile import Game, save_game

@@ -7,8 +7,8 @@ returned. Fixed in the controller (9a14a21, 1bf9bbb); this is its regression tes
 
 from __future__ import annotations
 
-from c4tui.engine.controller import SearchController
-from c4tui.engine.position import Position
+from c4tui.engine.analysis.controller import SearchController
+from c4tui.engine.board.position import Position
 from c4tui.engine.seam import Limits, SearchOptions
 from waiting import wait_until
 

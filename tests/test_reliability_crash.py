@@ -33,7 +33,7 @@ from c4tui.book import load
 from c4tui.book.builder import build_book
 from c4tui.book.checkpoint import Checkpoint
 from c4tui.book.format import encode
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 
 from c4tui import atomicfile, gamefile
 from c4tui.gamefile import Game, GameFileError, load_game, save_game
@@ -51,7 +51,7 @@ GAME_B = "3455555163126114463523641747364"
 
 _SAVER = """
 import sys
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 from c4tui.gamefile import Game, save_game
 path, a, b = sys.argv[1:4]
 games = [Game(Position.from_moves(m), {"Event": m, "Annotation": m[0] * 400_000})

@@ -8,7 +8,7 @@ from __future__ import annotations
 import gc
 
 import pytest
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 from pilot_util import sync
 from textual._styles_cache import StylesCache
 from textual.widget import Widget

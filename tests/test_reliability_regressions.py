@@ -6,7 +6,7 @@ Each test is one input that used to fail, and what it does now.
 from __future__ import annotations
 
 import pytest
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 
 from c4tui import gamefile
 from c4tui.gamefile import Game, GameFileError, format_game, load_game, parse_game, save_game

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 from c4tui.engine.scores import result_words
 from testdata import load_positions, sample
 from typer.testing import CliRunner
@@ -29,7 +29,7 @@ runner = CliRunner()
 @pytest.fixture(scope="module")
 def solver():
     from c4tui.book import load_default
-    from c4tui.engine.solver import Solver
+    from c4tui.engine.solver.solver import Solver
 
     return Solver(hash_mb=16, book=load_default(), threads=1)
 

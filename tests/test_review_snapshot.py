@@ -8,7 +8,7 @@ the review's toast cleared before the picture (it would depend on the time taken
 from __future__ import annotations
 
 import pytest
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 from pilot_util import LOAD_TIMEOUT, until, wait_for
 
 from c4tui.app import C4App, SearchSettings

@@ -10,10 +10,10 @@ import time
 from pathlib import Path
 
 import pytest
-from c4tui.engine.controller import SearchController, run_search
-from c4tui.engine.position import Position
+from c4tui.engine.analysis.controller import SearchController, run_search
+from c4tui.engine.analysis.search import classify
+from c4tui.engine.board.position import Position
 from c4tui.engine.seam import Band, IterationReport, Limits, Score, SearchOptions, SearchState
-from c4tui.engine.search import classify
 from waiting import wait_until
 
 DATA = Path(__file__).parent / "data" / "positions.txt"
@@ -23,7 +23,7 @@ DATA = Path(__file__).parent / "data" / "positions.txt"
 def _kernels_loaded():
     """Compile or load the kernels first, so the control tests' timeouts measure the
     controller, not a cold numba cache (CI starts cold)."""
-    from c4tui.engine.controller import _warmup
+    from c4tui.engine.analysis.controller import _warmup
 
     _warmup()
 
@@ -363,7 +363,7 @@ def test_book_is_used_inside_the_search():
     """A (synthetic) book of the grandchildren's exact scores makes depth 2 a proven result
     found inside the search; a book of all children answers the root from the books."""
     from c4tui.book.format import make_book
-    from c4tui.engine.solver import Solver
+    from c4tui.engine.solver.solver import Solver
 
     moves, score, cols = _rows(20, 20)[0]
     pos = Position.from_moves(moves)

@@ -1,9 +1,10 @@
-"""The pause/step state machine on its own (engine/search_state.py: no kernel, no thread)."""
+"""The pause/step state machine on its own (engine/analysis/search_state.py: no kernel, no
+thread)."""
 
 from __future__ import annotations
 
-from c4tui.engine import analysis_kernel
-from c4tui.engine.search_state import NEVER, Run, Steering
+from c4tui.engine.analysis import kernel as analysis_kernel
+from c4tui.engine.analysis.search_state import NEVER, Run, Steering
 
 
 def test_never_is_the_kernels():

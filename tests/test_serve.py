@@ -38,7 +38,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 from pilot_util import sync
 from textual import messages
 from waiting import wait_until

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 from brute_force import column_scores, random_positions, solver
-from c4tui.engine.geometry import BoardSizeError, parse_size
+from c4tui.engine.board.geometry import BoardSizeError, parse_size
 
 PROBE = Path(__file__).with_name("size_probe.py")
 PONS_LINE = Path(__file__).parent / "data" / "pons" / "Test_L3_R1"  # 7x6 end games
@@ -267,7 +267,7 @@ def test_good_sizes() -> None:
 def test_game_files_record_the_size(tmp_path) -> None:
     """A saved game says its size; a game of another size (or a file without the header,
     7x6, read on another size) is a one-line error that names the --size to use."""
-    from c4tui.engine.position import Position
+    from c4tui.engine.board.position import Position
 
     from c4tui.gamefile import GameFileError, format_game, parse_game
 
@@ -376,7 +376,9 @@ def test_book_build_and_derive_on_another_size(tmp_path) -> None:
 def test_table_layout_fits_every_size(size: str) -> None:
     """The solver's table entry fits 64 bits on every size: move field, check above it
     (at the smallest table), bounds beyond the largest score (no kernel compiled)."""
-    code = ("from c4tui.engine import geometry as g, tt, analysis_tt as at\n"
+    code = ("from c4tui.engine.board import geometry as g\n"
+            "from c4tui.engine.solver import tt\n"
+            "from c4tui.engine.analysis import tt as at\n"
             "assert g.WIDTH + 1 <= 1 << tt.MOVE_BITS\n"
             "assert tt.CHECK_SHIFT + tt.KEY_BITS + 1 - tt.MIN_BITS <= 64\n"
             "assert tt.KEY_BITS == g.WIDTH * (g.HEIGHT + 1) <= 64\n"
@@ -432,7 +434,7 @@ def test_app_draws_other_sizes() -> None:
 def test_fen_on_a_wide_board() -> None:
     """UGI's FEN on 12x4: the start position, runs of 10+ empty squares, a run too long."""
     code = ("from c4tui.ugi.fen import START_FEN, parse_fen, to_fen\n"
-            "from c4tui.engine.position import Position\n"
+            "from c4tui.engine.board.position import Position\n"
             "p = Position.from_moves('1AC')\n"
             "print(START_FEN); print(to_fen(p)); print(parse_fen(to_fen(p)) == p)\n"
             "try:\n"

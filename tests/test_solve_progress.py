@@ -13,7 +13,7 @@ import sys
 import time
 
 import pytest
-from c4tui.engine.solver import SolveProgress
+from c4tui.engine.solver.solver import SolveProgress
 
 from c4tui.cli import progress as P
 
@@ -77,7 +77,7 @@ def test_a_quick_solve_of_a_large_board_is_not_warned_of(capsys, monkeypatch) ->
     board was warned of ("this may take hours") before it was solved, however quick it
     was (0.4 s on 10x6). The board's squares are made 80 here, as 10x8's are: a solve
     that ends in milliseconds says nothing on stderr."""
-    from c4tui.engine import geometry
+    from c4tui.engine.board import geometry
 
     from c4tui.cli import main
 

@@ -7,10 +7,10 @@ import threading
 
 import pytest
 from c4tui.book import canonical_key, make_book, plies_mask, position_key
-from c4tui.engine.geometry import BOARD, EVEN_ROWS, ODD_ROWS, column_bits
-from c4tui.engine.position import Position, has_four, winning_squares
+from c4tui.engine.board.geometry import BOARD, EVEN_ROWS, ODD_ROWS, column_bits
+from c4tui.engine.board.position import Position, has_four, winning_squares
 from c4tui.engine.seam import SearchAborted
-from c4tui.engine.solver import Solver
+from c4tui.engine.solver.solver import Solver
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from testdata import load_pons, load_positions, sample
@@ -431,7 +431,7 @@ def test_win_after_next_move_is_settled_with_its_move(solver: Solver) -> None:
 def test_the_near_tier_takes_the_positions_with_few_empty_squares() -> None:
     """Positions with NEAR_PLIES discs or more have their own small table after the main
     one (it stays in the caches); the positions above it keep the main table."""
-    from c4tui.engine.tt import (
+    from c4tui.engine.solver.tt import (
         MIDGAME_ROOT,
         NEAR_BITS,
         NEAR_PLIES,

@@ -8,9 +8,9 @@ import random
 import threading
 
 import pytest
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 from c4tui.engine.seam import SearchAborted
-from c4tui.engine.solver import Solver
+from c4tui.engine.solver.solver import Solver
 from testdata import load_pons, load_positions, sample
 from typer.testing import CliRunner
 

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 from c4tui.engine.seam import Limits
 from hostile_util import assert_nothing_left, hostile
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from c4tui.engine.position import BLACK, WHITE, Position
+from c4tui.engine.board.position import BLACK, WHITE, Position
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

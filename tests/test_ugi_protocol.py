@@ -10,7 +10,7 @@ import sys
 import time
 
 import pytest
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 from testdata import load_positions, sample
 from ugi_client import UgiProcess, start_engine
 

@@ -5,7 +5,7 @@ resumes, p stops; the user's moves wait while they play; a snapshot of a finishe
 from __future__ import annotations
 
 import pytest
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 from pilot_util import LOAD_TIMEOUT, engine_ready, screen_text, sync, until, wait_for
 
 from c4tui.app import C4App, SearchSettings

@@ -8,14 +8,14 @@ import re
 
 import pytest
 from c4tui.book import load_default
-from c4tui.engine.book_line import book_answer
-from c4tui.engine.book_negamax import book_negamax
-from c4tui.engine.geometry import SIZE, win_score
-from c4tui.engine.position import IllegalMoveError, Position, can_win_next, winning_move
+from c4tui.engine.analysis.book_answer import book_answer
+from c4tui.engine.board.geometry import SIZE, win_score
+from c4tui.engine.board.position import IllegalMoveError, Position, can_win_next, winning_move
+from c4tui.engine.books.negamax import book_negamax
 from c4tui.engine.pv import perfect_line, perfect_steps
 from c4tui.engine.scores import result_words, score_in_words
 from c4tui.engine.seam import Source
-from c4tui.engine.solver import Solver
+from c4tui.engine.solver.solver import Solver
 from testdata import load_positions
 
 from c4tui.gamefile import parse_game

@@ -70,15 +70,16 @@ def test_the_stages_are_every_compiled_kernel_solver_first():
 
     assert [s.name for s in W.STAGES] == ["solver", "analysis"]
     found = set()
-    for module in ("solver_kernel", "analysis_kernel", "analysis_eval", "book_probe",
-                   "bitboard", "tt", "analysis_tt", "tt_wide", "word128"):
+    for module in ("solver.solver_kernel", "analysis.kernel", "analysis.eval", "books.probe",
+                   "board.bitboard", "solver.tt", "analysis.tt", "solver.tt_wide",
+                   "board.word128"):
         mod = importlib.import_module(f"c4tui.engine.{module}")
         for name, obj in vars(mod).items():
             if isinstance(obj, CPUDispatcher) and obj.py_func.__module__ == mod.__name__ \
                     and obj.targetoptions.get("inline", "never") != "always" \
                     and obj.py_func.__name__ == name:
                 found.add(f"{module}.{name}")
-    unused_probe = {"book_probe._book_probe", "book_probe._no_book"} - {W._PROBE}
+    unused_probe = {"books.probe._book_probe", "books.probe._no_book"} - {W._PROBE}
     assert found - unused_probe == set(ALL)
 
 
@@ -139,9 +140,9 @@ def test_first_start_only_when_nothing_was_ever_compiled(cache, tmp_path, monkey
 def test_a_recorded_compile_is_not_a_first_start(cache, tmp_path, monkeypatch):
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
     monkeypatch.delenv("C4TUI_NUMBA_ORIG", raising=False)
-    W._write_history("8x8", {"solver_kernel.negamax": 70.0})
+    W._write_history("8x8", {"solver.solver_kernel.negamax": 70.0})
     assert W.headline() == "compiling the engine"
-    assert W.estimates("7x6")["solver_kernel.negamax"] == 70.0  # another size's, not none
+    assert W.estimates("7x6")["solver.solver_kernel.negamax"] == 70.0  # another size's, not none
     (cache / "compile-times.json").write_text("{not json")
     assert W.estimates() == W.DEFAULT_SECONDS  # damaged: the defaults, no error
 
@@ -215,11 +216,11 @@ def test_solve_imports_only_what_it_uses(position, solver):
     """``c4tui solve`` (1.0-1.3 s in a fresh process) imported every command's modules."""
     mods = _modules_after("solve", position)
     for unwanted in ("textual", "dask", "distributed", "c4tui.app", "c4tui.match",
-                     "c4tui.cli.bench", "c4tui.cli.match", "c4tui.engine.analysis_kernel",
-                     "c4tui.engine.controller", "c4tui.serve"):
+                     "c4tui.cli.bench", "c4tui.cli.match", "c4tui.engine.analysis.kernel",
+                     "c4tui.engine.analysis.controller", "c4tui.serve"):
         assert unwanted not in mods, unwanted
     # past the books only: the solver's kernels (numba) are loaded
-    assert ("c4tui.engine.solver_kernel" in mods) is solver
+    assert ("c4tui.engine.solver.solver_kernel" in mods) is solver
     assert ("numba" in mods) is solver
 
 
@@ -245,7 +246,7 @@ def test_a_position_deeper_than_the_books_loads_only_the_lookups_it_needs():
     assert r.stdout.split()[:3] == ["2567355334757", "14", "1"], r.stderr
     assert r.stderr.endswith("merged=False")
     from c4tui.book.answer import BookReader
-    from c4tui.engine.position import Position
+    from c4tui.engine.board.position import Position
 
     reader = BookReader()
     assert reader.reaches(13)  # nothing looked at yet: unsure

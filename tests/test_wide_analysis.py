@@ -22,8 +22,8 @@ from pathlib import Path
 
 import pytest
 from brute_force import _is_four, column_scores, solver
-from c4tui.engine.analysis_eval import WIN
-from c4tui.engine.geometry import parse_size
+from c4tui.engine.analysis.eval import WIN
+from c4tui.engine.board.geometry import parse_size
 
 PROBE = Path(__file__).with_name("wide_analysis_probe.py")
 DEFAULT_SIZES = ("8x8",)
@@ -65,7 +65,7 @@ def _bitboards(w: int, h: int, moves: list[int]) -> tuple[int, int]:
 
 
 def _fill_ref(w: int, h: int, cur: int, mask: int) -> tuple[int, int]:
-    """MILTON's threat fill (engine/analysis_eval.py, ``threat_fill``) on Python ints."""
+    """MILTON's threat fill (engine/analysis/eval.py, ``threat_fill``) on Python ints."""
     h1 = h + 1
     cols = [((1 << h) - 1) << (c * h1) for c in range(w)]
     board = sum(cols)

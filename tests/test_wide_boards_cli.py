@@ -60,7 +60,7 @@ def test_help_names_the_limits() -> None:
 #: Every notation on the widest board (25x4: columns a-y, digits 1-9 then A-P).
 NOTATIONS = r"""
 import json
-from c4tui.engine.position import IllegalMoveError, MOVE_CHARS, Position
+from c4tui.engine.board.position import IllegalMoveError, MOVE_CHARS, Position
 from c4tui.gamefile import format_game, parse_game
 from c4tui.ugi.fen import parse_fen, to_fen
 out = {"chars": MOVE_CHARS}
@@ -109,7 +109,7 @@ DB = r"""
 import json, sqlite3, sys
 from c4tui.db.store import connect
 from c4tui.db.explorer import explore, games_through, summary
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 conn = connect(__import__("pathlib").Path("g.sqlite"))
 p = Position.from_moves("8")  # the mirror image of "1"
 stats = explore(conn, p)

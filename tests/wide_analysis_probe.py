@@ -17,11 +17,11 @@ import json
 import sys
 
 import numpy as np
-from c4tui.engine import geometry
-from c4tui.engine.analysis_eval import EG_WORDS, endgame_value, recognizable, threat_fill
-from c4tui.engine.bitboard import word
-from c4tui.engine.controller import SearchController
-from c4tui.engine.position import Position
+from c4tui.engine.analysis.controller import SearchController
+from c4tui.engine.analysis.eval import EG_WORDS, endgame_value, recognizable, threat_fill
+from c4tui.engine.board import geometry
+from c4tui.engine.board.bitboard import word
+from c4tui.engine.board.position import Position
 from c4tui.engine.seam import Limits, SearchOptions
 
 NO_BOOK = SearchOptions(use_book=False)

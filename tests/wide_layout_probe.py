@@ -9,7 +9,7 @@ import asyncio
 import json
 import sys
 
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 from pilot_util import screen_text
 
 from c4tui.app import C4App

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from c4tui.engine.geometry import CENTER_ORDER, WIDTH
-from c4tui.engine.position import Position
+from c4tui.engine.board.geometry import CENTER_ORDER, WIDTH
+from c4tui.engine.board.position import Position
 from c4tui.engine.scores import win_score
 from c4tui.engine.seam import Band, Limits, Score, SearchOptions, SearchState
 

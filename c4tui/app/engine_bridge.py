@@ -19,7 +19,7 @@ import dataclasses
 import threading
 from collections.abc import Callable
 
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 from c4tui.engine.seam import Band, Score, SearchState, Snapshot
 
 from .column_analysis import ColumnAnalysis

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING
 
-from c4tui.engine.geometry import WIDTH
-from c4tui.engine.position import Position
+from c4tui.engine.board.geometry import WIDTH
+from c4tui.engine.board.position import Position
 from c4tui.engine.seam import Band, PathEntry, Score, Snapshot, ThreatVerdict
 
 from .settings import SearchSettings

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 from c4tui.engine.seam import Band, Score, SearchState
 
 from .engine_view import EngineView

@@ -19,8 +19,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from c4tui.engine.geometry import CENTER_ORDER, WIDTH
-from c4tui.engine.position import Position
+from c4tui.engine.board.geometry import CENTER_ORDER, WIDTH
+from c4tui.engine.board.position import Position
 from c4tui.engine.seam import SearchAborted, ThreatVerdict
 
 from .engine_view import ExactEntry, ExactStatus, is_symmetric, line_ends
@@ -137,7 +137,7 @@ class ExactWorker:
     # ------------------------------------------------------------------ the thread
     def _loop(self) -> None:
         lower_thread_priority()
-        from c4tui.engine.verdict import threat_verdict
+        from c4tui.engine.analysis.verdict import threat_verdict
 
         while not self._quit.is_set():
             self._wake.wait(0.5)

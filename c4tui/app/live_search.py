@@ -13,8 +13,8 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 
-from c4tui.engine.geometry import WIDTH
-from c4tui.engine.position import Position
+from c4tui.engine.board.geometry import WIDTH
+from c4tui.engine.board.position import Position
 from c4tui.engine.seam import SLOW_HASH_MB, Limits, SearchState, Snapshot
 
 from .external_search import ExternalSearch

@@ -25,8 +25,8 @@ from .external_search import ExternalSearch
 from .settings import SOLVER_HASH_MB
 
 if TYPE_CHECKING:
-    from c4tui.engine.controller import SearchController
-    from c4tui.engine.solver import Solver
+    from c4tui.engine.analysis.controller import SearchController
+    from c4tui.engine.solver.solver import Solver
     from c4tui.engine.warmup import ParallelCompile
 
 #: The analysis search and the exact solver run at a lower CPU priority than the UI.
@@ -121,10 +121,10 @@ class EngineLoader:
                 return
             self._set(EngineState.LOADING)
             warmup.warmup()  # loads from numba's cache (compiles whatever is missing)
-            from c4tui.engine.controller import SearchController
-            from c4tui.engine.position import Position
-            from c4tui.engine.solver import Solver
-            from c4tui.engine.verdict import threat_verdict
+            from c4tui.engine.analysis.controller import SearchController
+            from c4tui.engine.analysis.verdict import threat_verdict
+            from c4tui.engine.board.position import Position
+            from c4tui.engine.solver.solver import Solver
 
             threat_verdict(Position())  # load its kernel here, not on first use
             from c4tui.book import load_default

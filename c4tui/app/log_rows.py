@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 from c4tui.engine.seam import IterationReport, Snapshot, Source
 
 from .text import human_count, human_time, pv_text, window_text

@@ -20,7 +20,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 from c4tui.bounded import shown
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 from c4tui.gamefile.tree import Node
 from c4tui.review import INACCURACY_MOVES
 

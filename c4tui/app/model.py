@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from c4tui.engine.position import IllegalMoveError, Position
+from c4tui.engine.board.position import IllegalMoveError, Position
 from c4tui.gamefile.tree import Node, Path, clean_comment, promoted_path
 
 

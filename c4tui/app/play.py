@@ -19,8 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from c4tui.engine.board.position import PLAYER_NAMES, Position
 from c4tui.engine.levels import PERFECT_LEVEL, move_rng, play
-from c4tui.engine.position import PLAYER_NAMES, Position
 from c4tui.engine.seam import Limits, SearchAborted, SearchOptions, default_threads
 from c4tui.units import PERFECT, Strength
 
@@ -28,8 +28,8 @@ from .loader import ENGINE_NICE, Engine, lower_thread_priority
 from .settings import SOLVER_HASH_MB
 
 if TYPE_CHECKING:
-    from c4tui.engine.controller import SearchController
-    from c4tui.engine.solver import Solver
+    from c4tui.engine.analysis.controller import SearchController
+    from c4tui.engine.solver.solver import Solver
 
 
 @dataclass(frozen=True)
@@ -222,7 +222,7 @@ class EnginePlayer:
         return self._searched(engine, job)
 
     def _perfect(self, engine: Engine, job: _Job) -> tuple[int, int]:
-        from c4tui.engine.solver import Solver
+        from c4tui.engine.solver.solver import Solver
 
         if self._solver is None:
             solver = Solver(hash_mb=SOLVER_HASH_MB, book=engine.solver.book,
@@ -242,7 +242,7 @@ class EnginePlayer:
         return play(job.pos, lvl, res.scores, rng), res.nodes
 
     def _searched(self, engine: Engine, job: _Job) -> tuple[int, int]:
-        from c4tui.engine.controller import SearchController
+        from c4tui.engine.analysis.controller import SearchController
         from c4tui.engine.seam import SearchState
 
         if self._search is None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from textual.screen import Screen
 
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 from c4tui.gamefile.tree import Node
 from c4tui.review import MoveReview
 

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 from c4tui.review import (
     INACCURACY_MOVES,
     GameReview,
@@ -31,8 +31,8 @@ from c4tui.review import (
 from .loader import lower_thread_priority
 
 if TYPE_CHECKING:
-    from c4tui.engine.booklink import BookLike
-    from c4tui.engine.solver import Solver
+    from c4tui.engine.books.link import BookLike
+    from c4tui.engine.solver.solver import Solver
 from .settings import REVIEW_HASH_MB
 
 
@@ -140,7 +140,7 @@ class ReviewWorker:
         with self._one_at_a_time:
             try:
                 if self._solver is None:
-                    from c4tui.engine.solver import Solver
+                    from c4tui.engine.solver.solver import Solver
 
                     self._solver = Solver(hash_mb=REVIEW_HASH_MB, book=book, threads=1)
                 with self._lock:

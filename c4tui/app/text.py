@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from c4tui.engine.geometry import HEIGHT, WIDTH, square_bit
-from c4tui.engine.position import PLAYER_NAMES, Position, square_name
+from c4tui.engine.board.geometry import HEIGHT, WIDTH, square_bit
+from c4tui.engine.board.position import PLAYER_NAMES, Position, square_name
 from c4tui.engine.seam import Score, ThreatVerdict
 from c4tui.gamefile.movetext import move_number
 from c4tui.units import human_count, human_time, plural  # noqa: F401  (the panels' words)

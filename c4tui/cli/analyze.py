@@ -23,7 +23,7 @@ from .helptext import TidyCommand
 from .size import SIZE_OPTION, check_size
 
 if TYPE_CHECKING:
-    from c4tui.engine.position import Position
+    from c4tui.engine.board.position import Position
     from c4tui.engine.seam import Limits, SearchOptions, SearchResult
 
 
@@ -147,8 +147,8 @@ def _setup(moves: list[str] | None, depth: int | None, nodes: str | None,
            switches: dict[str, bool]) -> tuple[Position, Limits, SearchOptions]:
     """The options checked (each bad one said in one line, before stdin is read), then the
     position: what to search and how."""
-    from c4tui.engine.geometry import SIZE, WIDTH
-    from c4tui.engine.position import IllegalMoveError, Position
+    from c4tui.engine.board.geometry import SIZE, WIDTH
+    from c4tui.engine.board.position import IllegalMoveError, Position
     from c4tui.engine.seam import Limits, SearchOptions
 
     check_size(size, "analyze")
@@ -177,7 +177,7 @@ def _search(pos: Position, limits: Limits, opts: SearchOptions, as_json: bool,
             multipv: bool) -> SearchResult:
     """Run the search, its iterations printed as they complete (Ctrl+C stops it): its
     result."""
-    from c4tui.engine.controller import SearchController
+    from c4tui.engine.analysis.controller import SearchController
 
     books = None
     if opts.use_book:

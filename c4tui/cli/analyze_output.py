@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import typer
 
 if TYPE_CHECKING:
-    from c4tui.engine.position import Position
+    from c4tui.engine.board.position import Position
     from c4tui.engine.seam import Score, SearchResult
 
 #: How a search ended (the result's ``reason``), in words.
@@ -23,7 +23,7 @@ _ANSWERED = {"book": "answered from the books", "exact": "exact without a search
 def _char(col: int) -> str:
     """A column in the digit notation: 1-9, then A-P (the engine is imported once the size
     is set)."""
-    from c4tui.engine.position import MOVE_CHARS
+    from c4tui.engine.board.position import MOVE_CHARS
 
     return MOVE_CHARS[col]
 

@@ -28,7 +28,7 @@ _err = Console(stderr=True, soft_wrap=True)
 @book_app.callback()
 def _book_options(ctx: typer.Context, size: SIZE_OPTION = None) -> None:
     """The opening book: exact scores of every early position."""
-    from c4tui.engine import geometry
+    from c4tui.engine.board import geometry
 
     check_size(size, "book")
     if not geometry.IS_DEFAULT and ctx.invoked_subcommand == "crosscheck":
@@ -87,8 +87,8 @@ def build(
     """Solve every position with PLIES discs (resumes from the checkpoint if there is one)."""
     from c4tui.book.builder import build_book
     from c4tui.book.unit import BuildError, SchedulerError
-    from c4tui.engine.geometry import SIZE
-    from c4tui.engine.position import IllegalMoveError
+    from c4tui.engine.board.geometry import SIZE
+    from c4tui.engine.board.position import IllegalMoveError
 
     no_books_past_64_bits("book build")
     out = sized(out, "build --out") or default_out()
@@ -190,7 +190,7 @@ def lookup(
 ) -> None:
     """Print the book's exact score of a position (exit code 2 if it is not in the book)."""
     from c4tui.book import BookError, load
-    from c4tui.engine.position import IllegalMoveError, Position
+    from c4tui.engine.board.position import IllegalMoveError, Position
     from c4tui.engine.scores import score_in_words
 
     no_books_past_64_bits("book lookup")

@@ -77,7 +77,7 @@ def verify(
 ) -> None:
     """Re-solve SAMPLE random entries without the book and compare the scores."""
     from c4tui.book import key_to_position
-    from c4tui.engine.solver import Solver
+    from c4tui.engine.solver.solver import Solver
 
     no_books_past_64_bits("book verify")
     if sample < 1:
@@ -151,7 +151,7 @@ def _crosscheck_db12(path: Path | None, sample: int, seed: int, threads: int) ->
     from c4tui.book import db12 as db12mod
     from c4tui.book.crosscheck import minimax_book, resolve_db12, sample_indices
     from c4tui.book.keys import key_to_position
-    from c4tui.engine.solver import Solver
+    from c4tui.engine.solver.solver import Solver
 
     if sample < 1:
         bad_value("--sample", sample, "must be at least 1")

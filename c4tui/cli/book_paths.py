@@ -12,7 +12,7 @@ def no_books_past_64_bits(what: str) -> None:
     """On a board of more than 64 bits (8x8, 10x10): one line saying there are no books
     there (a book's keys are 64-bit words; the builder's too), before any book is read or
     built. ``what``: the command, ``book build``."""
-    from c4tui.engine import geometry
+    from c4tui.engine.board import geometry
 
     if geometry.TWO_WORDS:
         fail(f"{what}: no books on {geometry.NAME} (a book's keys are 64 bits, a position "
@@ -23,7 +23,7 @@ def no_books_past_64_bits(what: str) -> None:
 def sized(path: Path | None, what: str) -> Path | None:
     """``path``, which must be given on another board than 7x6 (the shipped book is 7x6);
     ``what``: the command (and option) named in the error."""
-    from c4tui.engine import geometry
+    from c4tui.engine.board import geometry
 
     if path is None and not geometry.IS_DEFAULT:
         fail(f"book {what}: name a book file on {geometry.NAME} (the shipped book is 7x6)")

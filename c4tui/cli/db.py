@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     import sqlite3
 
     from c4tui.db import ImportReport
-    from c4tui.engine.position import Position
+    from c4tui.engine.board.position import Position
 
 db_app = typer.Typer(
     help="The games database: import games, search them by position, explore openings.",
@@ -79,7 +79,7 @@ def _open(path: Path | None, create: bool = False) -> sqlite3.Connection:
 
 
 def _position(moves: list[str] | None, command: str) -> Position:
-    from c4tui.engine.position import IllegalMoveError, Position
+    from c4tui.engine.board.position import IllegalMoveError, Position
 
     try:
         return Position.parse(" ".join(moves or []))

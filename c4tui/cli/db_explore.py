@@ -13,14 +13,14 @@ from c4tui.units import plural
 
 if TYPE_CHECKING:
     from c4tui.db.explorer import PositionStats
-    from c4tui.engine.position import Position
+    from c4tui.engine.board.position import Position
 
 
 def exact_values(pos: Position, seconds: float) -> tuple[int | None, ...]:
     """Each column's exact score for the side to move: the books', else the solver's
     within ``seconds`` (None: not found in time)."""
     from c4tui.book.answer import BookReader
-    from c4tui.engine.geometry import WIDTH
+    from c4tui.engine.board.geometry import WIDTH
     from c4tui.engine.seam import SearchAborted, default_threads
 
     from .solve import build_solver

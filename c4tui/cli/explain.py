@@ -24,9 +24,9 @@ from .errors import FAILURE, USAGE, bad_value, fail
 from .size import SIZE_OPTION, check_size
 
 if TYPE_CHECKING:
+    from c4tui.engine.board.picture import RuleMark
+    from c4tui.engine.board.position import Position
     from c4tui.engine.explain import Certificate, ProofNode, RuleUse
-    from c4tui.engine.picture import RuleMark
-    from c4tui.engine.position import Position
 
 #: The longest budget taken (a day): past it a typo more likely than a wish.
 MAX_BUDGET = 86_400.0
@@ -104,9 +104,9 @@ def _explain_svg(moves: list[str] | None, svg: str, budget: float, side: int | N
                  as_json: bool) -> int:
     """``--svg``: one position's certificate as a picture, written whole or not at all
     (nothing is written for bad input); the text (or JSON) on stdout as usual."""
+    from c4tui.engine.board.picture import board_svg
+    from c4tui.engine.board.position import Position
     from c4tui.engine.explain import explain as find
-    from c4tui.engine.picture import board_svg
-    from c4tui.engine.position import Position
 
     if moves is None or len(moves) != 1:
         fail("explain: --svg draws one position: give exactly one (\"\" the empty board)")
@@ -141,8 +141,8 @@ def svg_rules(pos: Position, cert: Certificate) -> tuple[list[RuleMark], str]:
     """The picture's marks: the rules of the proof's first leaf (the position's own when
     the rules prove it), a letter each, and the legend's line above them. A certificate
     the checker did not confirm marks nothing."""
-    from c4tui.engine.picture import RuleMark
-    from c4tui.engine.position import parse_square
+    from c4tui.engine.board.picture import RuleMark
+    from c4tui.engine.board.position import parse_square
 
     if cert.proves is None or cert.proof is None:
         return [], f"no proof ({'; '.join(cert.notes)})"
@@ -165,8 +165,8 @@ def svg_rules(pos: Position, cert: Certificate) -> tuple[list[RuleMark], str]:
 
 def _explain_lines(lines: Iterable[tuple[str, str | LineTooLong]], budget: float,
                    side: int | None, as_json: bool) -> int:
+    from c4tui.engine.board.position import Position
     from c4tui.engine.explain import explain as find
-    from c4tui.engine.position import Position
 
     status = 0
     for where, line in lines:
@@ -207,7 +207,7 @@ def _json(cert: Certificate) -> str:
 
 def _squares(pos: Position, moves: str) -> str:
     """The moves from ``pos`` to the position ``moves`` (its digits), as squares."""
-    from c4tui.engine.position import MOVE_CHARS
+    from c4tui.engine.board.position import MOVE_CHARS
 
     line = [MOVE_CHARS.index(ch) for ch in moves[pos.ply:]]
     return " ".join(pos.line_squares(line))

@@ -33,7 +33,7 @@ def resolve_target(args: list[str]) -> Game:
     anything else is a move sequence. Raises ``ValueError`` with a one-line message.
     """
     from c4tui import gamefile
-    from c4tui.engine.position import IllegalMoveError, Position, is_link
+    from c4tui.engine.board.position import IllegalMoveError, Position, is_link
 
     if not "".join(args).strip():  # "" is the empty board, not the current directory
         return gamefile.Game(Position())

@@ -201,6 +201,6 @@ def stdin_positions() -> Iterator[tuple[str, str | LineTooLong]]:
 def check_inaccuracy(moves: int) -> None:
     """``--inaccuracy N``: 1 to the board's squares (a game is no longer; 42 on 7x6), or a
     one-line error. Call once the size is set (it imports the engine's geometry)."""
-    from c4tui.engine.geometry import SIZE
+    from c4tui.engine.board.geometry import SIZE
 
     check_range("--inaccuracy", moves, 1, SIZE)

@@ -28,7 +28,7 @@ STOP_HINT = " (Ctrl-C stops it)"
 
 
 class _Progressing(Protocol):
-    def progress(self):  # -> c4tui.engine.solver.SolveProgress
+    def progress(self):  # -> c4tui.engine.solver.solver.SolveProgress
         ...
 
 

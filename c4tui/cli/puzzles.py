@@ -25,7 +25,7 @@ from .errors import FAILURE, bad_value, check_range, fail
 from .size import SIZE_OPTION, check_size
 
 if TYPE_CHECKING:
-    from c4tui.engine.solver import Solver
+    from c4tui.engine.solver.solver import Solver
     from c4tui.puzzles.builder import Found
     from c4tui.puzzles.puzzlefile import PuzzleFile
 
@@ -216,7 +216,7 @@ def _write(out: Path, found: Found, command: str, interrupted: bool) -> None:
 @puzzles_app.command("list")
 def list_puzzles(path: FILE_ARG = None) -> None:
     """Print each puzzle as '<moves> <the keeping column> <difficulty>' (digits)."""
-    from c4tui.engine.position import MOVE_CHARS
+    from c4tui.engine.board.position import MOVE_CHARS
 
     found = _read(path)
     for p in found.puzzles:

@@ -1,4 +1,4 @@
-"""``c4tui render``: a position as an SVG picture (engine/picture.py), for a page or a post.
+"""``c4tui render``: a position as an SVG picture (engine/board/picture.py), for a page or a post.
 
 The picture shows the discs, the last move, both sides' threats (the engine's threat map:
 odd and even, capitals where playable now) and the best moves: from the books when they
@@ -47,7 +47,7 @@ def render(
     size: SIZE_OPTION = None,
 ) -> None:
     """Draw a position as an SVG picture: discs, last move, threats, best moves, a legend."""
-    from c4tui.engine.picture import board_svg
+    from c4tui.engine.board.picture import board_svg
 
     from .open import resolve_target
 

@@ -30,7 +30,7 @@ from .size import SIZE_OPTION, check_size
 if TYPE_CHECKING:
     from rich.progress import Progress
 
-    from c4tui.engine.solver import Solver
+    from c4tui.engine.solver.solver import Solver
     from c4tui.review import GameReview
 
 
@@ -204,7 +204,7 @@ def _accuracy(result: GameReview, player: int) -> float | None:
 
 def review_text(result: GameReview, headers: dict[str, str]) -> str:
     """The report: one line per move, the summary per side, the results."""
-    from c4tui.engine.position import PLAYER_NAMES, Position
+    from c4tui.engine.board.position import PLAYER_NAMES, Position
     from c4tui.engine.scores import result_words
     from c4tui.gamefile import result_of
 
@@ -246,7 +246,7 @@ def review_text(result: GameReview, headers: dict[str, str]) -> str:
 
 def review_json(result: GameReview, headers: dict[str, str]) -> dict:
     """The review as plain JSON values (columns 1-7, like ``c4tui solve``)."""
-    from c4tui.engine.position import PLAYER_NAMES, Position
+    from c4tui.engine.board.position import PLAYER_NAMES, Position
     from c4tui.engine.scores import FULL_COLUMN, result_words
     from c4tui.gamefile import result_of
 

@@ -14,7 +14,7 @@ from .errors import fail
 from .size import SIZE_OPTION, check_size
 
 if TYPE_CHECKING:
-    from c4tui.engine.position import Position
+    from c4tui.engine.board.position import Position
     from c4tui.engine.seam import SearchOptions
 
 DEFAULT_NODES = "100k"  # per move: MILTON's experiments, and a run of minutes

@@ -1,7 +1,7 @@
 """``--size WxH``: the board size of the process, set before the engine is imported.
 
 The engine reads ``C4TUI_SIZE`` once, when it is first imported (numba freezes the size
-into its kernels, see :mod:`c4tui.engine.geometry`). :func:`apply_size_argument` runs
+into its kernels, see :mod:`c4tui.engine.board.geometry`). :func:`apply_size_argument` runs
 before the commands are imported (``c4tui.cli``'s import, in the ``c4tui`` program) and
 turns ``--size`` into that variable; :func:`c4tui.cli.main.main` runs it again on its
 arguments (checking the size, dropping the option); every command
@@ -52,7 +52,7 @@ def apply_size_argument(args: list[str]) -> list[str]:
     if value is not None and "c4tui.engine" not in sys.modules:
         os.environ["C4TUI_SIZE"] = value
     try:
-        from c4tui.engine import geometry  # reads the size once
+        from c4tui.engine.board import geometry  # reads the size once
 
         asked = geometry.parse_size(value) if value is not None else None
     except ValueError as exc:  # geometry.BoardSizeError (a bad --size or C4TUI_SIZE)
@@ -88,7 +88,7 @@ def check_size(text: str | None, command: str) -> None:
     (it does when the size came through :func:`c4tui.cli.main`)."""
     if text is None:
         return
-    from c4tui.engine import geometry
+    from c4tui.engine.board import geometry
 
     try:
         size = geometry.parse_size(text)

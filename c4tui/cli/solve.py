@@ -21,8 +21,8 @@ from .progress import SolveReporter
 from .size import SIZE_OPTION, check_size
 
 if TYPE_CHECKING:
-    from c4tui.engine.booklink import BookLike
-    from c4tui.engine.solver import Solver
+    from c4tui.engine.books.link import BookLike
+    from c4tui.engine.solver.solver import Solver
 
 T = TypeVar("T")
 #: How often the main thread looks up from waiting for the solver (Ctrl-C is seen then).
@@ -60,7 +60,7 @@ def _build_solver(hash_mb: int | None, book: bool, threads: int,
     if not warmup.is_compiled(solver_only=True):
         print("c4tui: compiling the engine (first run; later runs load it from the cache)...",
               file=sys.stderr, flush=True)
-    from c4tui.engine.solver import Solver
+    from c4tui.engine.solver.solver import Solver
 
     warmup.warmup(solver_only=True)  # load now, so that --stats times only the search
     books = lookups
@@ -202,7 +202,7 @@ def argument_positions(words: list[str]) -> list[tuple[str, str]]:
     errors: ``argument 2``): one per argument (``4453``, ``""`` the empty board,
     ``'d1 d2 e1'``), except that consecutive single squares (``d1 d2 e1 c1``, as ``c4tui``
     and ``review`` take them) are one position (``arguments 2-5``)."""
-    from c4tui.engine.position import parse_square
+    from c4tui.engine.board.position import parse_square
 
     positions: list[tuple[str, str]] = []
     first = 0  # the argument (1-based) that began the last position
@@ -226,7 +226,7 @@ def _solve_lines(lines: Iterable[tuple[str, str | LineTooLong]], reader, analyze
     a solver with the books if ``books``, else with ``lookups``: a position deeper than
     every book gets only the lookups its floor needs (loading and merging the books was
     half of a new process's time, and none of its search's probes could hit)."""
-    from c4tui.engine.position import Position
+    from c4tui.engine.board.position import Position
     from c4tui.engine.scores import FULL_COLUMN
 
     solver = None

@@ -14,8 +14,8 @@ import sqlite3
 from dataclasses import dataclass, field
 
 from c4tui.book.keys import mirror_key
-from c4tui.engine.geometry import WIDTH
-from c4tui.engine.position import Position
+from c4tui.engine.board.geometry import WIDTH
+from c4tui.engine.board.position import Position
 
 from .store import ENDED, StoredGame, load_game_row, sql_key
 

@@ -28,7 +28,7 @@ from typing import BinaryIO
 
 from c4tui import gamefile
 from c4tui.bounded import MAX_LINE_CHARS, LineTooLong, bounded_lines, shown
-from c4tui.engine.position import MOVE_CHARS, IllegalMoveError, Position
+from c4tui.engine.board.position import MOVE_CHARS, IllegalMoveError, Position
 from c4tui.gamelist import game_paths
 
 from .record import GameRecord

@@ -18,7 +18,7 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 
 from .store import BLACK_WON, DRAW, UNFINISHED, WHITE_WON
 

@@ -25,8 +25,8 @@ from pathlib import Path
 
 import platformdirs
 
-from c4tui.engine import geometry
-from c4tui.engine.position import MOVE_CHARS, IllegalMoveError, Position
+from c4tui.engine.board import geometry
+from c4tui.engine.board.position import MOVE_CHARS, IllegalMoveError, Position
 
 WHITE_WON, DRAW, BLACK_WON, UNFINISHED = 0, 1, 2, 3  #: a game's result as stored
 RESULT_TOKENS = ("1-0", "1/2-1/2", "0-1", "*")  #: the same, as game files write them

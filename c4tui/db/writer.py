@@ -14,8 +14,8 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from c4tui.book.keys import mirror_keys
-from c4tui.engine.geometry import TWO_WORDS, WIDTH, bottom_bit, mirror_int
-from c4tui.engine.position import MOVE_CHARS
+from c4tui.engine.board.geometry import TWO_WORDS, WIDTH, bottom_bit, mirror_int
+from c4tui.engine.board.position import MOVE_CHARS
 
 from .record import GameRecord
 from .store import BLACK_WON, DRAW, ENDED, WHITE_WON, sql_key

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from c4tui.atomicfile import atomic_write
 from c4tui.bounded import FileRefused, read_file, shown
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 
 from .game import Game, GameFileError, GameFileExistsError, format_game, parse_game
 

@@ -7,8 +7,8 @@ import re
 from dataclasses import dataclass, field
 
 from c4tui.bounded import shown
-from c4tui.engine import geometry
-from c4tui.engine.position import Position
+from c4tui.engine.board import geometry
+from c4tui.engine.board.position import Position
 
 from .movetext import RESULTS, MoveTextError, MoveTextReader, format_movetext
 from .tree import Node

@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from c4tui.engine.position import COLUMN_RANGE, MOVE_CHARS, IllegalMoveError, Position
+from c4tui.engine.board.position import COLUMN_RANGE, MOVE_CHARS, IllegalMoveError, Position
 
 from .tree import Item, Node, Path, clean_comment, walk
 

@@ -17,8 +17,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
-from c4tui.engine.geometry import WIDTH
-from c4tui.engine.position import square_name
+from c4tui.engine.board.geometry import WIDTH
+from c4tui.engine.board.position import square_name
 
 Path = tuple[int, ...]
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING
 
-from c4tui.engine.geometry import SIZE
-from c4tui.engine.position import PLAYER_NAMES, Position
+from c4tui.engine.board.geometry import SIZE
+from c4tui.engine.board.position import PLAYER_NAMES, Position
 
 if TYPE_CHECKING:
-    from c4tui.engine.solver import Solver
+    from c4tui.engine.solver.solver import Solver
 
 #: Adjudicate at or below this many empty squares (a solve of a few milliseconds).
 DEFAULT_EMPTY = 12
@@ -45,7 +45,7 @@ class Adjudicator:
             return None
         with self._lock:
             if self._solver is None:
-                from c4tui.engine.solver import Solver  # the kernels: only when needed
+                from c4tui.engine.solver.solver import Solver  # the kernels: only when needed
 
                 self._solver = Solver(TABLE_MB, book=None, threads=1)
             score = self._solver.solve(pos, need_move=False).score

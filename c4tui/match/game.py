@@ -10,7 +10,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 
-from c4tui.engine.position import PLAYER_NAMES, Position, parse_square, square_name
+from c4tui.engine.board.position import PLAYER_NAMES, Position, parse_square, square_name
 from c4tui.ugi.client import EngineGone, shorten
 
 from .adjudicator import Adjudicator

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from c4tui.bounded import FileRefused, LineTooLong, bounded_lines, read_file
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 
 #: The book's openings have at most this many discs (our book holds 0-9 disc positions;
 #: 8 discs are 7,344 drawn openings and take seconds to list).

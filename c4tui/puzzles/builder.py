@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 
 from .difficulty import ShallowJudge
 from .finder import examine, worth_asking
@@ -20,7 +20,7 @@ from .selfplay import game_positions
 
 
 class ColumnSolver(Protocol):
-    """What the builder needs of :class:`c4tui.engine.solver.Solver`."""
+    """What the builder needs of :class:`c4tui.engine.solver.solver.Solver`."""
 
     def analyze(self, pos: Position): ...  # -> ColumnScores (.scores, .nodes)
 

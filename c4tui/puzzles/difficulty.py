@@ -18,11 +18,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 from c4tui.engine.seam import Limits, SearchOptions
 
 if TYPE_CHECKING:
-    from c4tui.engine.controller import SearchController
+    from c4tui.engine.analysis.controller import SearchController
 
 SHALLOW_NODES = 2_000  #: the shallow search's node limit after each move
 _SHALLOW = SearchOptions(use_book=False, hash_mb=1)
@@ -40,7 +40,7 @@ class ShallowJudge:
     are allocated once)."""
 
     def __init__(self, nodes: int = SHALLOW_NODES) -> None:
-        from c4tui.engine.controller import SearchController
+        from c4tui.engine.analysis.controller import SearchController
 
         self._ctl: SearchController = SearchController()
         self._limits = Limits(nodes=nodes)

@@ -1,5 +1,5 @@
 """Is a position a puzzle? Exactly one move keeps its exact result, certified by the
-solver's score of every column (:meth:`c4tui.engine.solver.Solver.analyze`).
+solver's score of every column (:meth:`c4tui.engine.solver.solver.Solver.analyze`).
 
 A position is left out when the answer is forced or obvious: the game is over, the side
 to move wins at once, the opponent threatens to win at once (the block is forced), or
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 from c4tui.engine.scores import moves_to_end
 
 from .difficulty import ShallowJudge, rating

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 
 WIN, DRAW = "win", "draw"  #: what the keeping move keeps
 RESULTS = (WIN, DRAW)

@@ -27,8 +27,8 @@ from pathlib import Path
 
 from c4tui.atomicfile import atomic_write
 from c4tui.bounded import LineTooLong, bounded_lines, clip, read_file, shown, small_int
-from c4tui.engine.geometry import SIZE, WIDTH
-from c4tui.engine.position import MOVE_CHARS, IllegalMoveError, Position
+from c4tui.engine.board.geometry import SIZE, WIDTH
+from c4tui.engine.board.position import MOVE_CHARS, IllegalMoveError, Position
 
 from .puzzle import RESULTS, Puzzle
 from .themes import THEMES

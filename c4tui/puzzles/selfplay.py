@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator, Sequence
 
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 
 from .finder import safe_moves
 

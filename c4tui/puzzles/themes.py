@@ -1,5 +1,5 @@
 """A puzzle's theme: what kind of idea the keeping move is, from the threats it makes and
-MILTON's threat-fill verdict (:func:`c4tui.engine.verdict.threat_verdict`) of the
+MILTON's threat-fill verdict (:func:`c4tui.engine.analysis.verdict.threat_verdict`) of the
 position after it. A *threat* is an empty square that completes a four for its owner
 (:meth:`Position.threats`); it is *playable* when a disc dropped now lands on it. Checked
 in this order, the first that holds names the theme:
@@ -20,8 +20,8 @@ in this order, the first that holds names the theme:
 
 from __future__ import annotations
 
-from c4tui.engine.geometry import H1
-from c4tui.engine.position import Position
+from c4tui.engine.board.geometry import H1
+from c4tui.engine.board.position import Position
 
 DOUBLE, ODD, EVEN, ZUGZWANG, QUIET = ("double-threat", "odd-threat", "even-threat",
                                        "zugzwang", "quiet")
@@ -54,7 +54,7 @@ def new_threat_row(pos: Position, after: Position, mover: int) -> int | None:
 def theme_of(pos: Position, keep: int, result: str) -> str:
     """The theme of playing ``keep`` (0-based) in ``pos`` to keep ``result`` ("win" or
     "draw"); the module docstring defines each."""
-    from c4tui.engine.verdict import threat_verdict  # numba: loaded on first use
+    from c4tui.engine.analysis.verdict import threat_verdict  # numba: loaded on first use
 
     mover = pos.to_move
     after = pos.copy()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 
-from c4tui.engine.position import MOVE_CHARS
+from c4tui.engine.board.position import MOVE_CHARS
 
 from .builder import ColumnSolver
 from .finder import keeping_move

@@ -21,8 +21,8 @@ playing those moves gives (winner, draw and all).
 from __future__ import annotations
 
 from c4tui.bounded import small_int
-from c4tui.engine.geometry import HEIGHT, WIDTH, square_bit
-from c4tui.engine.position import BLACK, WHITE, Position, has_four, shown, square_name
+from c4tui.engine.board.geometry import HEIGHT, WIDTH, square_bit
+from c4tui.engine.board.position import BLACK, WHITE, Position, has_four, shown, square_name
 
 __all__ = ["FenError", "START_FEN", "parse_fen", "to_fen"]
 

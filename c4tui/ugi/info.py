@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from c4tui.engine.geometry import COLUMN_NAMES, HEIGHT, SIZE
-from c4tui.engine.position import IllegalMoveError, Position, square_name
+from c4tui.engine.board.geometry import COLUMN_NAMES, HEIGHT, SIZE
+from c4tui.engine.board.position import IllegalMoveError, Position, square_name
 from c4tui.engine.scores import score_for_moves
 from c4tui.engine.seam import Band, Score
 from c4tui.ugi.client import shorten

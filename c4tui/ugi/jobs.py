@@ -11,9 +11,9 @@ Two kinds, chosen by the ``Exact`` option:
   line per completed iteration.
 
 Both use only the engine's public API (:mod:`c4tui.engine.seam`,
-:mod:`c4tui.engine.solver`, :mod:`c4tui.engine.controller`). Kernels run with the GIL
-released, so the protocol thread answers ``isready``, ``query`` and ``stop`` while a job
-searches.
+:mod:`c4tui.engine.solver.solver`, :mod:`c4tui.engine.analysis.controller`). Kernels run
+with the GIL released, so the protocol thread answers ``isready``, ``query`` and ``stop``
+while a job searches.
 
 Time limits hold from the moment ``go`` is read, whatever the search is doing: a watcher
 thread halts the engine at the deadline and, if the search has not answered shortly after
@@ -30,8 +30,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from c4tui.engine.geometry import CENTER_ORDER, HEIGHT, SIZE, square_bit
-from c4tui.engine.position import Position
+from c4tui.engine.board.geometry import CENTER_ORDER, HEIGHT, SIZE, square_bit
+from c4tui.engine.board.position import Position
 from c4tui.engine.scores import moves_to_end, win_score
 from c4tui.engine.seam import (
     DEFAULT_HASH_MB,
@@ -44,9 +44,9 @@ from c4tui.engine.seam import (
 )
 
 if TYPE_CHECKING:  # these load numba: imported where first used, after ``isready``
-    from c4tui.engine.booklink import BookLike
-    from c4tui.engine.controller import SearchController
-    from c4tui.engine.solver import Solver, SolveResult
+    from c4tui.engine.analysis.controller import SearchController
+    from c4tui.engine.books.link import BookLike
+    from c4tui.engine.solver.solver import Solver, SolveResult
 
 #: Nodes of the analysis search that picks the move when an exact solve is cut short.
 FALLBACK_NODES = 20_000
@@ -218,7 +218,7 @@ class Resources:
                 self._clear = False
             if solver is None:
                 from c4tui.book import load_default
-                from c4tui.engine.solver import Solver
+                from c4tui.engine.solver.solver import Solver
 
                 solver = Solver(hash_mb=hash_mb, book=load_default() if own_book else None,
                                 threads=threads)
@@ -237,7 +237,7 @@ class Resources:
         with self._slow:
             if self._controller is None:
                 from c4tui.book import load_default
-                from c4tui.engine.controller import SearchController
+                from c4tui.engine.analysis.controller import SearchController
 
                 ctl = SearchController(book=load_default())
                 with self._lock:
@@ -456,7 +456,7 @@ class ExactJob(SearchJob):
 
     def _fallback(self) -> None:
         """Cut short: a move from a short analysis search (milliseconds)."""
-        from c4tui.engine.controller import run_search
+        from c4tui.engine.analysis.controller import run_search
 
         self.emit("info string exact solve cut short; move from a "
                   f"{FALLBACK_NODES}-node analysis search")

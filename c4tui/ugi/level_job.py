@@ -9,8 +9,8 @@ short and the move then comes from the exact job's short analysis search, as wit
 
 from __future__ import annotations
 
+from c4tui.engine.board.position import Position
 from c4tui.engine.levels import Level, move_rng, play
-from c4tui.engine.position import Position
 from c4tui.engine.seam import Band, Limits, Score, SearchAborted
 
 from .jobs import Emit, ExactJob, Resources, info_line, score_words

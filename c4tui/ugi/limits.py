@@ -4,8 +4,8 @@ search may take on the clock."""
 from __future__ import annotations
 
 from c4tui.bounded import clip, small_int
-from c4tui.engine.geometry import SIZE
-from c4tui.engine.position import WHITE, Position, shown
+from c4tui.engine.board.geometry import SIZE
+from c4tui.engine.board.position import WHITE, Position, shown
 from c4tui.engine.seam import MAX_NODE_LIMIT, Limits
 
 #: Kept back from a clock or a ``movetime``: reading, answering and the runner's own work.

@@ -25,15 +25,15 @@ from typing import BinaryIO, NoReturn, TextIO
 
 from c4tui import __version__
 from c4tui.bounded import LineTooLong, bounded_lines, clip, small_int
-from c4tui.engine.geometry import WIDTH
-from c4tui.engine.levels import PERFECT_LEVEL, level
-from c4tui.engine.position import (
+from c4tui.engine.board.geometry import WIDTH
+from c4tui.engine.board.position import (
     BLACK,
     WHITE,
     IllegalMoveError,
     Position,
     shown,
 )
+from c4tui.engine.levels import PERFECT_LEVEL, level
 from c4tui.engine.seam import DEFAULT_HASH_MB, MAX_HASH_MB, MAX_THREADS
 
 from .fen import parse_fen

@@ -29,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from c4tui.engine.position import Position  # noqa: E402
+from c4tui.engine.board.position import Position  # noqa: E402
 from testdata import load_positions  # noqa: E402
 
 from c4tui.app import C4App, SearchSettings  # noqa: E402
@@ -88,7 +88,7 @@ def solver_alone(discs: int, limit: int, threads: int | None) -> list[float]:
     import os
 
     from c4tui.book import load_default
-    from c4tui.engine.solver import Solver
+    from c4tui.engine.solver.solver import Solver
 
     from c4tui.app.settings import SOLVER_HASH_MB
 

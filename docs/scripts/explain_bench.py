@@ -14,9 +14,9 @@ import random
 import sys
 import time
 
+from c4tui.engine.board.position import Position
 from c4tui.engine.explain import explain
 from c4tui.engine.explain.evaluate import evaluate
-from c4tui.engine.position import Position
 
 
 def random_position(rng: random.Random, discs: int) -> Position:

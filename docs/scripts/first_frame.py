@@ -9,7 +9,7 @@ import time
 
 t0 = time.perf_counter()
 # The imports are part of the start-up being timed: the console script imports c4tui.cli.
-from c4tui.engine.position import Position  # noqa: E402
+from c4tui.engine.board.position import Position  # noqa: E402
 from c4tui.engine.seam import Limits  # noqa: E402
 
 import c4tui.cli  # noqa: E402, F401

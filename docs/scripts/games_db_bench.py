@@ -23,8 +23,8 @@ import sys
 import time
 from pathlib import Path
 
-from c4tui.engine.geometry import WIDTH, bottom_bit, top_bit
-from c4tui.engine.position import MOVE_CHARS, Position, has_four
+from c4tui.engine.board.geometry import WIDTH, bottom_bit, top_bit
+from c4tui.engine.board.position import MOVE_CHARS, Position, has_four
 
 
 def random_game(rng: random.Random) -> str:

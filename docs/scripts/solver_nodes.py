@@ -14,8 +14,8 @@ from pathlib import Path
 
 from c4tui.book import load
 from c4tui.book.enumeration import enumerate_positions
-from c4tui.engine.position import Position
-from c4tui.engine.solver import Solver
+from c4tui.engine.board.position import Position
+from c4tui.engine.solver.solver import Solver
 
 ROOT = Path(__file__).resolve().parents[2]
 

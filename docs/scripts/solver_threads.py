@@ -15,8 +15,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from c4tui.engine.position import Position  # noqa: E402
-from c4tui.engine.solver import Solver  # noqa: E402
+from c4tui.engine.board.position import Position  # noqa: E402
+from c4tui.engine.solver.solver import Solver  # noqa: E402
 from solver_nodes import SETS  # noqa: E402
 
 

@@ -16,9 +16,9 @@ import random
 import statistics
 import time
 
-from c4tui.engine import geometry
-from c4tui.engine.position import Position
-from c4tui.engine.solver import Solver
+from c4tui.engine.board import geometry
+from c4tui.engine.board.position import Position
+from c4tui.engine.solver.solver import Solver
 
 
 def random_position(rng: random.Random, empties: int) -> Position:

@@ -9,8 +9,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from c4tui.engine.controller import SearchController
-from c4tui.engine.position import Position
+from c4tui.engine.analysis.controller import SearchController
+from c4tui.engine.board.position import Position
 from c4tui.engine.seam import Limits, SearchOptions
 
 DATA = Path(__file__).resolve().parents[2] / "tests" / "data" / "positions.txt"

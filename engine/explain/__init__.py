@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import time
 
-from ..geometry import BOARD, ZUGZWANG_RULES
-from ..position import BLACK, WHITE, Position
+from ..board.geometry import BOARD, ZUGZWANG_RULES
+from ..board.position import BLACK, WHITE, Position
 from .certificate import Certificate, ProofNode, RuleUse
 from .check import CheckError, verify
 from .check import check as _check

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..geometry import COLUMN_NAMES, HEIGHT, WIDTH
-from ..position import MOVE_CHARS, Position
+from ..board.geometry import COLUMN_NAMES, HEIGHT, WIDTH
+from ..board.position import MOVE_CHARS, Position
 from .certificate import (
     FOUR,
     FULL,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 
-from ..geometry import H1
+from ..board.geometry import H1
 from .conflicts import compatible
 from .rules import AFTEREVEN, BEFORE, HIGHINVERSE, LOWINVERSE, SPECIALBEFORE, Rule
 

@@ -18,8 +18,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from ..geometry import BOARD, ODD_ROWS, ZUGZWANG_RULES
-from ..position import winning_squares
+from ..board.geometry import BOARD, ODD_ROWS, ZUGZWANG_RULES
+from ..board.position import winning_squares
 from .cover import Cover
 from .groups import ALL_GROUPS, COLUMN_MASKS, col_of, playable_squares
 from .rules import (

@@ -1,7 +1,7 @@
 """Groups (the fours that can still be completed) and square names, on the bitboard layout.
 
 A *group* is a line of four squares (horizontal, vertical or diagonal), written as a mask of
-four bits in :mod:`c4tui.engine.geometry`'s layout. For the side that argues (the
+four bits in :mod:`c4tui.engine.board.geometry`'s layout. For the side that argues (the
 *controller* of zugzwang) the *problems* are the opponent's groups: the ones in which the
 controller has no disc yet, so the opponent could still complete them. Allis's rules are
 ways of being sure that every problem stays incomplete.
@@ -12,7 +12,7 @@ rows 1, 3, 5, ... (geometry's ``ODD_ROWS``), his *even* squares those of rows 2,
 
 from __future__ import annotations
 
-from ..geometry import BOARD, BOTTOM, COLUMN_NAMES, H1, HEIGHT, WIDTH, column_bits
+from ..board.geometry import BOARD, BOTTOM, COLUMN_NAMES, H1, HEIGHT, WIDTH, column_bits
 
 
 def _all_groups() -> tuple[int, ...]:

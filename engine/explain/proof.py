@@ -14,8 +14,8 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 
-from ..geometry import CENTER_ORDER, SIZE
-from ..position import BLACK, Position
+from ..board.geometry import CENTER_ORDER, SIZE
+from ..board.position import BLACK, Position
 from .certificate import FOUR, FULL, MOVE, ODD_THREAT, REPLIES, RULES, ProofNode, RuleUse
 from .cover import Budget
 from .evaluate import Verdict, evaluate

@@ -42,7 +42,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations, permutations, product
 
-from ..geometry import EVEN_ROWS, H1, HEIGHT, ODD_ROWS, WIDTH
+from ..board.geometry import EVEN_ROWS, H1, HEIGHT, ODD_ROWS, WIDTH
 from .groups import ALL_GROUPS, COLUMN_MASKS, GROUP_BITS, TOP_ROW, bits, col_of, is_vertical
 
 CLAIMEVEN = "claimeven"

@@ -28,7 +28,7 @@ import random
 import time
 
 import pytest
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 from fuzzkit import LONG, count, record
 from pilot_util import sync
 from textual import events

@@ -13,7 +13,7 @@ import subprocess
 import sys
 
 import pytest
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 from fuzzkit import count, fuzz
 from hypothesis import given
 from hypothesis import strategies as st

@@ -1,4 +1,5 @@
-"""Random control sequences on the analysis search's ``SearchController`` (engine/search.py).
+"""Random control sequences on the analysis search's ``SearchController``
+(engine/analysis/controller.py).
 
 Two properties, each over random sequences of start / pause / resume / step_iteration /
 step_nodes / set_node_limit / stop / new position (every call runs under a timeout
@@ -18,8 +19,8 @@ import threading
 from functools import cache, partial
 from pathlib import Path
 
-from c4tui.engine.controller import SearchController
-from c4tui.engine.position import Position
+from c4tui.engine.analysis.controller import SearchController
+from c4tui.engine.board.position import Position
 from c4tui.engine.seam import Limits, SearchOptions, SearchState
 from fuzzkit import count, fuzz
 from hypothesis import given

@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 from fuzzkit import count, fuzz
 from hypothesis import assume, given
 from hypothesis import strategies as st

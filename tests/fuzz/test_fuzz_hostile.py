@@ -20,7 +20,7 @@ import pytest
 from c4tui.book.checkpoint import Checkpoint, CheckpointError
 from c4tui.book.format import BookError
 from c4tui.book.format import load as load_book
-from c4tui.engine.position import IllegalMoveError, Position
+from c4tui.engine.board.position import IllegalMoveError, Position
 from fuzzkit import LONG, count, fuzz
 from hypothesis import given
 from hypothesis import strategies as st

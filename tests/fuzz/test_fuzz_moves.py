@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 
-from c4tui.engine.geometry import COLUMN_NAMES
-from c4tui.engine.position import IllegalMoveError, Position
+from c4tui.engine.board.geometry import COLUMN_NAMES
+from c4tui.engine.board.position import IllegalMoveError, Position
 from fuzzkit import count, fuzz
 from hypothesis import given
 from hypothesis import strategies as st

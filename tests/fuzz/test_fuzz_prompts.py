@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 from fuzzkit import LONG, count
 from pilot_util import sync
 from textual.widgets import Input

@@ -15,7 +15,7 @@ import subprocess
 import sys
 import threading
 
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 from fuzzkit import count, fuzz
 from hypothesis import given
 from hypothesis import strategies as st

@@ -14,8 +14,8 @@ from pathlib import Path
 
 from c4tui import gamefile, recent
 from c4tui.bounded import shown
-from c4tui.engine import geometry
-from c4tui.engine.position import IllegalMoveError, Position
+from c4tui.engine.board import geometry
+from c4tui.engine.board.position import IllegalMoveError, Position
 from c4tui.gamefile.tree import Node
 
 from ..model import GameModel

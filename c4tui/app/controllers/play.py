@@ -17,7 +17,7 @@ stops it.
 
 from __future__ import annotations
 
-from c4tui.engine.position import PLAYER_NAMES, IllegalMoveError, Position, square_name
+from c4tui.engine.board.position import PLAYER_NAMES, IllegalMoveError, Position, square_name
 from c4tui.units import PERFECT, UnitError, parse_strength
 
 from ..engine_bridge import EngineBridge

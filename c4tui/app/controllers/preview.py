@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from c4tui.engine.geometry import COLUMN_NAMES
-from c4tui.engine.position import Position
+from c4tui.engine.board.geometry import COLUMN_NAMES
+from c4tui.engine.board.position import Position
 
 from ..engine_bridge import EngineBridge
 from ..engine_view import EngineState

@@ -17,7 +17,7 @@ from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from c4tui.engine.position import PLAYER_NAMES, Position
+from c4tui.engine.board.position import PLAYER_NAMES, Position
 from c4tui.engine.scores import result_words
 from c4tui.puzzles import starter_path
 from c4tui.puzzles.progress import Progress, load_progress, save_progress
@@ -26,7 +26,7 @@ from c4tui.puzzles.puzzlefile import PuzzleFileError, read_puzzles
 from c4tui.puzzles.sm2 import DIFFICULT, HESITANT, PERFECT, WRONG
 
 if TYPE_CHECKING:
-    from c4tui.engine.solver import Solver
+    from c4tui.engine.solver.solver import Solver
 
 #: The SM-2 quality of a right answer after 0, 1 or 2 hints (a wrong one: WRONG).
 QUALITY_AFTER_HINTS = (PERFECT, HESITANT, DIFFICULT)
@@ -152,7 +152,7 @@ class TrainerControl:
         with self._lock:
             if self._solver is None:
                 from c4tui.book import load_default
-                from c4tui.engine.solver import Solver
+                from c4tui.engine.solver.solver import Solver
 
                 self._solver = Solver(REFUTE_HASH_MB, book=load_default())
             res = self._solver.solve(pos)

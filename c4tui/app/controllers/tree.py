@@ -4,7 +4,7 @@ that is the engine's is refused and a take-back takes the engine's reply back to
 
 from __future__ import annotations
 
-from c4tui.engine.position import IllegalMoveError
+from c4tui.engine.board.position import IllegalMoveError
 from c4tui.gamefile import Game, result_of
 
 from ..model import GameModel

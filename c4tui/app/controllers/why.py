@@ -18,8 +18,8 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from c4tui.engine.board.position import MOVE_CHARS, PLAYER_NAMES, Position
 from c4tui.engine.explain import Certificate, ProofNode, check, explain
-from c4tui.engine.position import MOVE_CHARS, PLAYER_NAMES, Position
 from c4tui.engine.seam import Score
 
 from ..widgets.threat_panel import WhyShown, claim_contradicts

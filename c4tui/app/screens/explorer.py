@@ -25,7 +25,7 @@ from textual.widgets import DataTable, Label
 
 from c4tui import db
 from c4tui.bounded import shown
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 from c4tui.engine.scores import score_in_words
 from c4tui.gamefile import Game
 

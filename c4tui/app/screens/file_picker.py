@@ -14,7 +14,7 @@ from textual.widgets import Button, Input, Label, Tree
 from textual.widgets.directory_tree import DirEntry
 
 from c4tui.bounded import shown
-from c4tui.engine.position import is_link
+from c4tui.engine.board.position import is_link
 from c4tui.gamefile import resolve_user_path
 
 from ..widgets.game_tree import GameTree

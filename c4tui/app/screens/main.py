@@ -19,8 +19,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Static
 
-from c4tui.engine.geometry import COLUMN_NAMES, IS_DEFAULT
-from c4tui.engine.position import Position
+from c4tui.engine.board.geometry import COLUMN_NAMES, IS_DEFAULT
+from c4tui.engine.board.position import Position
 
 from ..controllers import (
     FileControl,

@@ -21,7 +21,7 @@ from textual.app import SystemCommand
 from textual.binding import Binding, BindingType
 from textual.dom import DOMNode
 
-from c4tui.engine.geometry import COLUMN_NAMES, WIDTH
+from c4tui.engine.board.geometry import COLUMN_NAMES, WIDTH
 
 from ..live_search import NOT_WITH_EXTERNAL
 from ..widgets.board_size import KEY_COLUMNS

@@ -17,8 +17,8 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Input, Label
 
-from c4tui.engine.geometry import HEIGHT, WIDTH
-from c4tui.engine.position import PLAYER_NAMES, Position, is_link
+from c4tui.engine.board.geometry import HEIGHT, WIDTH
+from c4tui.engine.board.position import PLAYER_NAMES, Position, is_link
 from c4tui.ugi.fen import DISC, FenError, parse_fen
 
 from ..text import plural

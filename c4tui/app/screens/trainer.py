@@ -14,7 +14,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from c4tui.bounded import shown
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 
 from ..controllers.trainer import Phase, Refutation, TrainerControl
 from ..messages import ColumnChosen

@@ -10,8 +10,8 @@ from textual import events
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from c4tui.engine.geometry import COLUMN_NAMES
-from c4tui.engine.position import PLAYER_NAMES, Position
+from c4tui.engine.board.geometry import COLUMN_NAMES
+from c4tui.engine.board.position import PLAYER_NAMES, Position
 from c4tui.engine.seam import Band, Score, Snapshot, Source
 from c4tui.review import BLUNDER, INACCURACY, MISTAKE, ONLY_MOVE, MoveReview
 

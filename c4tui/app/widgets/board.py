@@ -11,8 +11,8 @@ from textual.binding import Binding
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from c4tui.engine.geometry import COLUMN_NAMES, HEIGHT, WIDTH, square_bit
-from c4tui.engine.position import Position
+from c4tui.engine.board.geometry import COLUMN_NAMES, HEIGHT, WIDTH, square_bit
+from c4tui.engine.board.position import Position
 from c4tui.engine.seam import Score
 
 from ..messages import ColumnChosen, CursorMoved

@@ -4,7 +4,7 @@ the panels when the terminal is too small (the main screen fits the board with t
 
 from __future__ import annotations
 
-from c4tui.engine.geometry import HEIGHT, NAME, WIDTH
+from c4tui.engine.board.geometry import HEIGHT, NAME, WIDTH
 
 #: Columns of one cell of the small board (the big board's are 6).
 CELL_W = 4

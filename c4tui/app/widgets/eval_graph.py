@@ -20,7 +20,7 @@ from textual.binding import Binding
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from c4tui.engine.geometry import HALF, MAX_SCORE
+from c4tui.engine.board.geometry import HALF, MAX_SCORE
 
 from ..messages import PlyClicked
 from ..styles import EMPTY_STYLE, PLAYER_STYLE

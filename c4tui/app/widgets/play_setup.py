@@ -11,7 +11,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Checkbox, Input, Label, RadioButton, RadioSet
 
-from c4tui.engine.position import PLAYER_NAMES
+from c4tui.engine.board.position import PLAYER_NAMES
 from c4tui.units import PERFECT, UnitError, parse_strength
 
 from ..play import PlaySettings

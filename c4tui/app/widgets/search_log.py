@@ -8,7 +8,7 @@ from textual.binding import Binding
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from c4tui.engine.position import Position
+from c4tui.engine.board.position import Position
 from c4tui.engine.seam import Snapshot
 
 from ..log_rows import COLUMNS, MIN_PV, NARROW, Row, iteration_rows

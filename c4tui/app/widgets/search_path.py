@@ -8,8 +8,8 @@ from textual import events
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from c4tui.engine.geometry import WIDTH
-from c4tui.engine.position import Position
+from c4tui.engine.board.geometry import WIDTH
+from c4tui.engine.board.position import Position
 from c4tui.engine.seam import PathEntry
 from c4tui.gamefile.movetext import move_number
 

@@ -15,8 +15,8 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from c4tui.engine.geometry import COLUMN_NAMES, HEIGHT, WIDTH
-from c4tui.engine.position import Position
+from c4tui.engine.board.geometry import COLUMN_NAMES, HEIGHT, WIDTH
+from c4tui.engine.board.position import Position
 
 from ..styles import DISC, EMPTY_STYLE, PLAYER_STYLE
 

@@ -14,8 +14,8 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widget import Widget
 
+from c4tui.engine.board.position import Position, parse_square
 from c4tui.engine.explain import RuleUse
-from c4tui.engine.position import Position, parse_square
 from c4tui.engine.seam import Score, ThreatVerdict
 
 from ..engine_view import EngineState

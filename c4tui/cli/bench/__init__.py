@@ -93,7 +93,7 @@ def bench(
     Steininger's 10x6 sets with --zero-based) run, without the peer: Pons's sets, the scored
     positions and BitBully are 7x6.
     """
-    from c4tui.engine.geometry import IS_DEFAULT, NAME
+    from c4tui.engine.board.geometry import IS_DEFAULT, NAME
 
     check_size(size, "bench")
     threads_given = threads is not None
@@ -155,7 +155,7 @@ def _scaling(sets: list[str] | None, count: int, hash_text: str | None,
         positions, label, default_mb = [("", 1)], "the empty board", EMPTY_HASH_MB
     hash_mb = options.hash_mb(hash_text) or default_mb
     if hash_mb is None:
-        from c4tui.engine.tt import DEFAULT_SOLVER_MB
+        from c4tui.engine.solver.tt import DEFAULT_SOLVER_MB
 
         hash_mb = DEFAULT_SOLVER_MB
     bench_scaling(Console(), positions, label, hash_mb, thread_counts(usable_cores(), top))

@@ -14,11 +14,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from c4tui.engine.booklink import BookLike
-from c4tui.engine.controller import SearchController
-from c4tui.engine.geometry import WIDTH
+from c4tui.engine.analysis.controller import SearchController
+from c4tui.engine.board.geometry import WIDTH
+from c4tui.engine.board.position import MOVE_CHARS, Position
+from c4tui.engine.books.link import BookLike
 from c4tui.engine.levels import best_among_ties
-from c4tui.engine.position import MOVE_CHARS, Position
 from c4tui.engine.seam import Limits, SearchOptions
 
 DEFAULT_POSITIONS = Path(__file__).resolve().parents[3] / "tests" / "data" / "positions.txt"
@@ -137,8 +137,8 @@ def selfplay(limits: Limits, opts_a: SearchOptions, opts_b: SearchOptions,
 
 def speed(path: Path, count: int) -> str:
     """Exact solver against the analysis search to full depth on the same positions."""
-    from c4tui.engine.controller import run_search
-    from c4tui.engine.solver import Solver
+    from c4tui.engine.analysis.controller import run_search
+    from c4tui.engine.solver.solver import Solver
 
     rows = [line.split() for line in path.read_text().splitlines() if line.strip()][:count]
     positions = [Position.from_moves(r[0]) for r in rows]

@@ -52,8 +52,8 @@ def _positions(directory: Path, max_ply: int) -> list[tuple[str, int, list[int |
 def bench_book(console: Console, book_arg: str, sets: list[str], count: int,
                hash_mb: int | None, threads: int, directory: Path) -> None:
     """Solve the sets' positions within the book's plies with and without the book."""
-    from c4tui.engine.position import Position
-    from c4tui.engine.solver import Solver
+    from c4tui.engine.board.position import Position
+    from c4tui.engine.solver.solver import Solver
 
     bk = _load_book(book_arg)
     max_ply = bk.max_ply

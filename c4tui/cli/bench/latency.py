@@ -84,8 +84,8 @@ class Latency:
 
 def bench_latency(console: Console, path: Path, threads: int, peer: bool) -> None:
     """The latency table; exit status 1 if a score is wrong or a target is missed."""
-    from c4tui.engine.position import Position
-    from c4tui.engine.solver import Solver
+    from c4tui.engine.board.position import Position
+    from c4tui.engine.solver.solver import Solver
 
     rows = read_rows(path)
     books = prepare_books(console)

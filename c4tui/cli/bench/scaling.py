@@ -52,8 +52,8 @@ def bench_scaling(console: Console, positions: list[tuple[str, int | None]], lab
     """Solve ``positions`` once per thread count in ``counts``; print a row per count and the
     worst growth and best speed-up. Exits with status 1 if a score is wrong or the thread
     counts disagree."""
-    from c4tui.engine.position import Position
-    from c4tui.engine.solver import Solver, warmup_position
+    from c4tui.engine.board.position import Position
+    from c4tui.engine.solver.solver import Solver, warmup_position
 
     Solver(hash_mb=1, book=None).solve(warmup_position())  # load the kernels first
     table = Table(title=f"c4tui bench --scaling: {label}, no book, {hash_mb} MB table, "

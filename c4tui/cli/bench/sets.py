@@ -46,7 +46,7 @@ def load_set(directory: Path | None, name: str, count: int, zero_based: bool = F
     missing = next((n for n, (_, s) in enumerate(rows, 1) if s is None), None)
     if missing is not None:
         fail(f"{path}:{missing}: expected '<moves> <score>'")
-    from c4tui.engine.position import IllegalMoveError, Position
+    from c4tui.engine.board.position import IllegalMoveError, Position
 
     prefix = "0:" if zero_based else ""
     for n, (moves, _) in enumerate(rows if check_moves else (), 1):

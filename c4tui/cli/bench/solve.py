@@ -73,7 +73,7 @@ class StatSum:
 
 def solvers(console: Console, peer: bool, hash_mb: int | None, threads: int):
     """``(ours, BitBully or None)``, our kernels loaded: the two engines of a comparison."""
-    from c4tui.engine.solver import Solver, warmup_position
+    from c4tui.engine.solver.solver import Solver, warmup_position
 
     other = optional_peer(console, BitBullySolver) if peer else None
     solver = Solver(book=None, threads=threads, **options.given(hash_mb=hash_mb))
@@ -120,7 +120,7 @@ def bench_groups(console: Console, groups, solver, other, reset: bool) -> None:
 def _run_group(rows, solver, other, reset: bool) -> tuple[Tally, Tally, StatSum]:
     """One group's positions, ours then the peer's for each: the two tallies and our
     statistics. Without a reference score the two engines check each other."""
-    from c4tui.engine.position import Position
+    from c4tui.engine.board.position import Position
 
     ours, theirs = Tally(), Tally()
     agg = StatSum()
@@ -157,7 +157,7 @@ def _one_based(moves: str) -> str:
 
 def bench_empty(console: Console, solver, other) -> None:
     """The strong solve of the empty board, ours then (it takes minutes) the peer's."""
-    from c4tui.engine.position import Position
+    from c4tui.engine.board.position import Position
 
     t0 = time.perf_counter()
     r = solver.solve(Position())

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .book_negamax import book_negamax
-from .booklink import BookLike
-from .position import Position
-from .pv import perfect_steps
-from .seam import Source
-from .solver import Solver
+from ..board.position import Position
+from ..books.link import BookLike
+from ..books.negamax import book_negamax
+from ..pv import perfect_steps
+from ..seam import Source
+from ..solver.solver import Solver
 
 
 @dataclass(frozen=True)

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .geometry import CENTER_ORDER, SIZE, bottom_bit, column_bits, win_score
-from .position import winning_move
+from ..board.geometry import CENTER_ORDER, SIZE, bottom_bit, column_bits, win_score
+from ..board.position import winning_move
 
 #: ``lookup(current, mask)``: a position's exact score (side to move) if known, else None.
 Lookup = Callable[[int, int], "int | None"]

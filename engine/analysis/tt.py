@@ -25,8 +25,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .geometry import H1, KEY_BITS, WIDTH
-from .mem import load_u64, store_u64
+from ..board.geometry import H1, KEY_BITS, WIDTH
+from ..mem import load_u64, store_u64
 
 EXACT = 1
 LOWER = 2  #: the value is a lower bound (fail high)

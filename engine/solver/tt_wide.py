@@ -23,11 +23,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bitboard import U1, word
-from .geometry import KEY_BITS
-from .mem import load_u64, prefetch, store_u64
+from ..board.bitboard import U1, word
+from ..board.geometry import KEY_BITS
+from ..board.word128 import low64
+from ..mem import load_u64, prefetch, store_u64
 from .tt import CHECK_SHIFT, EMPTY, _merge, _word, entry_work
-from .word128 import low64
 
 _MIX = word(0x9E3779B97F4A7C15F39CC0605CEDC835 & ((1 << KEY_BITS) - 1) | 1)
 _KEY_MASK = word((1 << KEY_BITS) - 1)

@@ -155,7 +155,7 @@ class Position:
     """A Connect Four position reached from the empty board by a list of moves.
 
     ``current`` holds the discs of the side to move, ``mask`` all discs (Pons's layout, see
-    :mod:`c4tui.engine.geometry`). ``history`` lists the columns played (0-based).
+    :mod:`c4tui.engine.board.geometry`). ``history`` lists the columns played (0-based).
     """
 
     __slots__ = ("current", "mask", "history", "_winner")
@@ -442,7 +442,7 @@ class Position:
     def _repr_svg_(self) -> str:
         """The board as an SVG picture, for Jupyter (as python-chess's boards show
         themselves): discs, the last move and both sides' threats
-        (:func:`c4tui.engine.picture.board_svg`; pure Python, no kernel is loaded)."""
+        (:func:`c4tui.engine.board.picture.board_svg`; pure Python, no kernel is loaded)."""
         from .picture import board_svg  # it imports this module
 
         return board_svg(self)

@@ -10,11 +10,11 @@ search.cpp: ``iterative_deepening``, then one root search per line):
    :class:`IterationReport`, until the full depth, a stop or the node limit.
 2. :func:`search_lines`: one iteration's lines (multi-PV as chess engines do it).
 3. :func:`aspiration` (MILTON's windows, :func:`aspiration_window`) or :func:`mtdf`: one
-   line's root searches on the kernel (:class:`~c4tui.engine.analysis_buffers.Buffers`).
+   line's root searches on the kernel (:class:`~c4tui.engine.analysis.buffers.Buffers`).
 4. :func:`classify`: an internal value as a :class:`Score` with its band.
 
 What runs the loop (the worker thread, the clock, pause and step, the published state) is
-the :class:`~c4tui.engine.controller.SearchController`'s; the loop asks it only what a
+the :class:`~c4tui.engine.analysis.controller.SearchController`'s; the loop asks it only what a
 :class:`Host` offers. Every technique is a switch in
 :class:`~c4tui.engine.seam.SearchOptions`; what bounds a search is a
 :class:`~c4tui.engine.seam.Limits`.
@@ -24,7 +24,7 @@ the RECOGNIZED band (a proven win or loss before full depth; the distance is the
 found so far and may shrink with depth) its value is in the solvers' convention (22 - k,
 see ``c4tui.engine.scores``), for the HEURISTIC band MILTON's evaluation value:
 ``±(458 + discs)`` for an expected win/loss, 0 for an expected draw. A record's ``value``
-holds the internal value (see ``engine/analysis_eval.py`` for the bands).
+holds the internal value (see ``engine/analysis/eval.py`` for the bands).
 """
 
 from __future__ import annotations
@@ -33,15 +33,10 @@ import time
 from dataclasses import dataclass
 from typing import Protocol
 
-from . import analysis_kernel as K
-from .analysis_buffers import Buffers
-from .analysis_eval import INF, REAL_MIN, REC, REC_MIN, WIN
-from .analysis_tt import zobrist_key
-from .book_line import BookAnswer, book_answer
-from .booklink import BookLike
-from .geometry import CENTER_ORDER, SIZE, column_bits, win_score
-from .position import Position, winning_move, winning_squares
-from .seam import (
+from ..board.geometry import CENTER_ORDER, SIZE, column_bits, win_score
+from ..board.position import Position, winning_move, winning_squares
+from ..books.link import BookLike
+from ..seam import (
     Band,
     IterationReport,
     PvLine,
@@ -51,7 +46,12 @@ from .seam import (
     SearchState,
     Source,
 )
-from .solver import Solver
+from ..solver.solver import Solver
+from . import kernel as K
+from .book_answer import BookAnswer, book_answer
+from .buffers import Buffers
+from .eval import INF, REAL_MIN, REC, REC_MIN, WIN
+from .tt import zobrist_key
 
 __all__ = ["Host", "SearchRun", "BookRoots", "iterative_deepening", "classify",
            "aspiration_window", "report"]
@@ -83,7 +83,7 @@ class SearchRun:
     pos: Position
     opts: SearchOptions
     max_depth: int  #: the deepest iteration (the limit's depth, at most the empty squares)
-    buffers: Buffers  #: prepared for this search (engine/analysis_buffers.py)
+    buffers: Buffers  #: prepared for this search (engine/analysis/buffers.py)
     book: BookLike | None  #: probed by the kernel and answering the root (None: no book)
     roots: BookRoots  #: answers a root in the books
     #: a continuation's earlier iterations (it goes on one deeper, tables kept)

@@ -39,8 +39,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .geometry import HALF, KEY_BITS, SIZE, TWO_WORDS, WIDTH
-from .mem import address, load_u64, prefetch, store_u64
+from ..board.geometry import HALF, KEY_BITS, SIZE, TWO_WORDS, WIDTH
+from ..mem import address, load_u64, prefetch, store_u64
 
 MOVE_BITS = WIDTH.bit_length()  # best move + 1: 3 bits up to 7 columns
 #: Bits of each bound: 6 (-32 .. 31), or 7 on the boards whose bounds may reach 31 (from

@@ -26,7 +26,7 @@ import numpy as np
 from numba import njit
 
 # Bitboard primitives are defined once, in .bitboard (re-exported here for the kernel).
-from .bitboard import (  # noqa: F401
+from ..board.bitboard import (  # noqa: F401
     COLUMN_MASKS,
     U0,
     U1,
@@ -39,8 +39,8 @@ from .bitboard import (  # noqa: F401
     winning_squares,
     word,
 )
-from .geometry import HEIGHT, SIZE, WIDTH
-from .mem import load_i64, store_i64
+from ..board.geometry import HEIGHT, SIZE, WIDTH
+from ..mem import load_i64, store_i64
 
 WIN = 1000  #: real wins: WIN - (disc count when the four is made)
 REC = 700  #: recognized wins: REC - (disc count when the four is made)

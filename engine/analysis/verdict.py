@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from .analysis_eval import threat_fill
-from .bitboard import word
-from .position import Position
-from .seam import ThreatVerdict
+from ..board.bitboard import word
+from ..board.position import Position
+from ..seam import ThreatVerdict
+from .eval import threat_fill
 
 
 def threat_verdict(pos: Position) -> ThreatVerdict:

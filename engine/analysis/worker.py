@@ -1,7 +1,7 @@
 """The analysis search's worker thread: runs the newest request, until there is none.
 
 A :class:`Worker` shares its owner's condition (the
-:class:`~c4tui.engine.controller.SearchController`'s lock): the owner hands it requests
+:class:`~c4tui.engine.analysis.controller.SearchController`'s lock): the owner hands it requests
 and reads :attr:`Worker.idle` under that lock, and waits on the same condition for the
 worker to become idle. A request handed over while another is pending replaces it (only
 the newest search matters); the thread ends when it finds none, and the next request
@@ -14,7 +14,7 @@ import threading
 from collections.abc import Callable
 from typing import Generic, TypeVar
 
-from .priority import lower_priority
+from ..priority import lower_priority
 
 R = TypeVar("R")
 

@@ -1,6 +1,6 @@
 """The pause/step commands as the analysis kernel sees them.
 
-:class:`Gate` holds what the user asked a search (a :class:`~c4tui.engine.search_state.
+:class:`Gate` holds what the user asked a search (a :class:`~c4tui.engine.analysis.search_state.
 Steering`, the pure state machine) and the node limit, writes them into the control words
 the kernel polls at every node, and tells whether the search has actually paused: in the
 kernel (it counts its pauses; the gate remembers the count it has seen) or in the loop
@@ -8,7 +8,7 @@ between iterations (:meth:`Gate.pause_point`). While the worker prepares a searc
 control words still belong to the previous one, so the commands wait and are written when
 the search begins (:meth:`Gate.attach`).
 
-No lock of its own: the :class:`~c4tui.engine.controller.SearchController` calls every
+No lock of its own: the :class:`~c4tui.engine.analysis.controller.SearchController` calls every
 method with its lock held (the condition given here), and keeps the clock in step with
 what the methods return.
 """
@@ -19,7 +19,7 @@ import threading
 
 import numpy as np
 
-from . import analysis_kernel as K
+from . import kernel as K
 from .search_state import Run, Steering
 
 #: The kernel's command word for each state of the steering.
@@ -37,7 +37,7 @@ class Gate:
     def __init__(self, ctl: np.ndarray, cond: threading.Condition) -> None:
         self._ctl = ctl  # the kernel's control words (K.C_*)
         self._cond = cond
-        self.steer = Steering()  #: what was asked (engine/search_state.py)
+        self.steer = Steering()  #: what was asked (engine/analysis/search_state.py)
         self.node_limit: int | None = None  #: Limits.nodes (set_node_limit)
         #: the worker is preparing the search: the control words are not yet its own
         self.setup = False

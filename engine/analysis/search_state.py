@@ -1,7 +1,7 @@
 """What the user asked a running analysis search to do: the pause/step state machine.
 
 Pure Python (no numba, no threads): :class:`Steering` holds the command of one search and
-its transitions; :class:`~c4tui.engine.gate.Gate` calls them under the controller's lock
+its transitions; :class:`~c4tui.engine.analysis.gate.Gate` calls them under the controller's lock
 and copies the result into the control words the kernel polls at every node (while the
 worker still prepares a search, the steering simply waits: it is written to the kernel
 when the search begins). Whether the kernel has actually reached a pause is the gate's
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from enum import Enum
 
-#: No node target: the kernel's ``NEVER`` (engine/analysis_kernel.py), restated here so
+#: No node target: the kernel's ``NEVER`` (engine/analysis/kernel.py), restated here so
 #: that this module needs no numba; tests/test_search_state.py checks they agree.
 NEVER = 1 << 62
 

@@ -20,7 +20,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .analysis_eval import (
+from ..board.bitboard import COLUMN_MASKS, U0, U1, possible, word
+from ..board.geometry import CENTER_ORDER, HEIGHT, SIZE, SQUARE_VALUES, WIDTH, win_ply
+from ..books.probe import BOOK_MISS, book_probe
+from ..mem import load_i64, sleep_us, store_i64
+from .eval import (
     INF,
     REC,
     WIN,
@@ -30,7 +34,7 @@ from .analysis_eval import (
     recognizable,
     winning_squares,
 )
-from .analysis_tt import (
+from .tt import (
     EXACT,
     LOWER,
     UPPER,
@@ -48,10 +52,6 @@ from .analysis_tt import (
     store_always,
     store_deeper,
 )
-from .bitboard import COLUMN_MASKS, U0, U1, possible, word
-from .book_probe import BOOK_MISS, book_probe
-from .geometry import CENTER_ORDER, HEIGHT, SIZE, SQUARE_VALUES, WIDTH, win_ply
-from .mem import load_i64, sleep_us, store_i64
 
 # ---- control array (int64), shared with the Python controller
 C_CMD = 0  #: 0 run, 1 pause, 2 stop

@@ -1,6 +1,6 @@
 """The analysis search's clock: time searched (pauses excluded) and the time limit.
 
-Pure Python, no lock of its own: the :class:`~c4tui.engine.controller.SearchController`
+Pure Python, no lock of its own: the :class:`~c4tui.engine.analysis.controller.SearchController`
 calls a :class:`Clock` under its lock; a :class:`TimeLimit` calls back from a timer thread
 (the callback takes the controller's lock itself).
 """

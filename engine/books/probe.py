@@ -21,9 +21,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bitboard import mirror_word
-from .geometry import TWO_WORDS
-from .mem import load_i8, load_u64
+from ..board.bitboard import mirror_word
+from ..board.geometry import TWO_WORDS
+from ..mem import load_i8, load_u64
 
 #: Returned when the position is not in the book (never a score: scores lie in -18..18).
 BOOK_MISS = -128

@@ -6,16 +6,20 @@ array of raw addresses, the path and PV tables, tables 1 and 2, cleared at each 
 and table 3, the recognition table, kept between searches. It runs one root search at a
 time (:meth:`Buffers.root`) and reads what the kernel left (the PV, the counts, the path
 of a pause). What is searched, in which windows and in what order is the search loop's
-(engine/search.py); the thread and the commands are the controller's.
+(engine/analysis/search.py); the thread and the commands are the controller's.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from . import analysis_kernel as K
-from .analysis_eval import EG_WORDS
-from .analysis_tt import (
+from ..board.position import Position
+from ..books.link import BookLike, book_args
+from ..mem import address
+from ..seam import PathEntry, SearchOptions, SearchState
+from . import kernel as K
+from .eval import EG_WORDS
+from .tt import (
     MOVE_BITS,
     MOVE_SHIFT,
     ZOBRIST,
@@ -24,10 +28,6 @@ from .analysis_tt import (
     table_entries,
     zobrist_index,
 )
-from .booklink import BookLike, book_args
-from .mem import address
-from .position import Position
-from .seam import PathEntry, SearchOptions, SearchState
 
 #: Entries of the recognition table (MILTON's table 3), which survives between searches.
 REC_ENTRIES = 1 << 16

@@ -1,6 +1,6 @@
 """The exact solver: Python API over the numba kernels.
 
->>> from c4tui.engine.position import Position
+>>> from c4tui.engine.board.position import Position
 >>> Solver(hash_mb=16, book=None).solve(Position.from_moves("4453")).score  # doctest: +SKIP
 """
 
@@ -15,14 +15,14 @@ from typing import ClassVar
 
 import numpy as np
 
+from ..board.bitboard import word
+from ..board.geometry import IS_DEFAULT, SIZE, WIDTH, column_bits
+from ..board.position import Position
+from ..books.link import BookLike, book_args
+from ..mem import address
+from ..scores import win_score
+from ..seam import MAX_THREADS, SearchAborted
 from . import solver_kernel as K
-from .bitboard import word
-from .booklink import BookLike, book_args
-from .geometry import IS_DEFAULT, SIZE, WIDTH, column_bits
-from .mem import address
-from .position import Position
-from .scores import win_score
-from .seam import MAX_THREADS, SearchAborted
 from .solver_kernel import (
     BUSY_BITS,
     CTX_ABORT,

@@ -33,7 +33,7 @@ PLAYER_NAMES = ("White", "Black")
 
 
 class Position(Protocol):
-    """What the picture reads of a :class:`c4tui.engine.position.Position`."""
+    """What the picture reads of a :class:`c4tui.engine.board.position.Position`."""
 
     history: list[int]
 

@@ -43,7 +43,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bitboard import (
+from ..board.bitboard import (
     COLUMN_MASKS,
     U0,
     U1,
@@ -58,8 +58,7 @@ from .bitboard import (
     possible,
     winning_squares,
 )
-from .book_probe import BOOK_MISS, book_probe
-from .geometry import (
+from ..board.geometry import (
     CENTER_ORDER,
     HEIGHT,
     SIZE,
@@ -68,7 +67,8 @@ from .geometry import (
     ZUGZWANG_RULES,
     win_score,
 )
-from .mem import load_i64, load_i64p, load_u64, store_i64, store_i64p, store_u64
+from ..books.probe import BOOK_MISS, book_probe
+from ..mem import load_i64, load_i64p, load_u64, store_i64, store_i64p, store_u64
 
 # The table's functions and constants (the near tier's) are compiled into these kernels:
 # numba's cache notices a change of this file only, so a change of tt.py must come with one

@@ -144,7 +144,9 @@ def configure_numba_cache() -> None:
     if IS_DEFAULT:
         cache_dir = orig
     else:
-        base = orig or os.path.join(os.path.dirname(os.path.abspath(__file__)), "__pycache__")
+        # the engine folder's __pycache__ (this file is one room down)
+        engine = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        base = orig or os.path.join(engine, "__pycache__")
         cache_dir = os.path.join(base, f"size-{NAME}")
     if cache_dir:
         os.environ["NUMBA_CACHE_DIR"] = cache_dir
@@ -193,7 +195,7 @@ def mirror_word(x):
     """Mirror image (column c <-> column W-1-c) of a ``uint64`` bitboard word or array.
 
     Plain numpy operations, so that Python uses it on scalars and arrays without numba,
-    and :mod:`c4tui.engine.bitboard` compiles this same function for the kernels of the
+    and :mod:`c4tui.engine.board.bitboard` compiles this same function for the kernels of the
     one-word sizes (the two-word sizes have their own, with 128-bit constants).
     """
     r = x & np.uint64(0)

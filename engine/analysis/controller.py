@@ -2,14 +2,14 @@
 
 :class:`SearchController` takes the commands of a front end (start, pause, resume, steps,
 stop) and keeps what a :meth:`SearchController.snapshot` shows; every method returns at
-once. The search itself is MILTON's iterative deepening (engine/search.py's
-:func:`~c4tui.engine.search.iterative_deepening`), run by a
-:class:`~c4tui.engine.worker.Worker` thread (the kernels release the GIL) within a
+once. The search itself is MILTON's iterative deepening (engine/analysis/search.py's
+:func:`~c4tui.engine.analysis.search.iterative_deepening`), run by a
+:class:`~c4tui.engine.analysis.worker.Worker` thread (the kernels release the GIL) within a
 :class:`~c4tui.engine.seam.Limits`, with the techniques of a
 :class:`~c4tui.engine.seam.SearchOptions`. A search pauses exactly (the kernel sleeps in
-place, using no CPU) and steps by iterations or nodes (:mod:`c4tui.engine.search_state`
-holds that state machine); its time is a :class:`~c4tui.engine.clock.Clock`, its time
-limit a :class:`~c4tui.engine.clock.TimeLimit`. A listener is called after each iteration
+place, using no CPU) and steps by iterations or nodes (:mod:`c4tui.engine.analysis.search_state`
+holds that state machine); its time is a :class:`~c4tui.engine.analysis.clock.Clock`, its time
+limit a :class:`~c4tui.engine.analysis.clock.TimeLimit`. A listener is called after each iteration
 and state change. It is a :class:`~c4tui.engine.seam.SearchLike`. :func:`run_search` runs
 one search to its end for scripts.
 """
@@ -21,14 +21,10 @@ import threading
 import time
 from dataclasses import dataclass
 
-from . import analysis_kernel as K
-from .analysis_buffers import Buffers
-from .booklink import BookLike
-from .clock import Clock, TimeLimit
-from .gate import Gate
-from .geometry import IS_DEFAULT, SIZE, WIDTH
-from .position import Position
-from .seam import (
+from ..board.geometry import IS_DEFAULT, SIZE, WIDTH
+from ..board.position import Position
+from ..books.link import BookLike
+from ..seam import (
     IterationReport,
     Limits,
     Listener,
@@ -39,9 +35,13 @@ from .seam import (
     Snapshot,
     check_node_limit,
 )
+from ..solver.solver import warmup_position
+from . import kernel as K
+from .buffers import Buffers
+from .clock import Clock, TimeLimit
+from .gate import Gate
 from .search import BookRoots, SearchRun, iterative_deepening
 from .search_state import Run
-from .solver import warmup_position
 from .worker import Worker
 
 __all__ = ["SearchController", "run_search"]
@@ -71,10 +71,11 @@ class SearchController:
     allocates the tables and loads the book), so a UI may call it from its own thread.
     Commands that arrive while the worker prepares apply to the new search once it runs.
 
-    The kernel's buffers are a :class:`Buffers` (engine/analysis_buffers.py), the search
-    loop engine/search.py's, the pause/step commands a :class:`Gate` (engine/gate.py,
-    around engine/search_state.py's state machine), the thread a :class:`Worker`
-    (engine/worker.py), the time a :class:`Clock` (engine/clock.py).
+    The kernel's buffers are a :class:`Buffers` (engine/analysis/buffers.py), the search
+    loop engine/analysis/search.py's, the pause/step commands a :class:`Gate`
+    (engine/analysis/gate.py, around engine/analysis/search_state.py's state machine), the
+    thread a :class:`Worker` (engine/analysis/worker.py), the time a :class:`Clock`
+    (engine/analysis/clock.py).
     """
 
     def __init__(self, nice: int = 0, book: BookLike | None = None) -> None:
@@ -382,8 +383,8 @@ class SearchController:
 
 
 class _Host:
-    """What search ``gen`` tells the controller, and asks it (engine/search.py's
-    :class:`~c4tui.engine.search.Host`)."""
+    """What search ``gen`` tells the controller, and asks it (engine/analysis/search.py's
+    :class:`~c4tui.engine.analysis.search.Host`)."""
 
     def __init__(self, controller: SearchController, gen: int) -> None:
         self._c = controller
@@ -419,8 +420,8 @@ def run_search(pos: Position, limits: Limits, options: SearchOptions | None = No
 
 def _warmup() -> None:
     """Load (or compile) every analysis kernel: called by ``c4tui.engine.warmup``."""
-    from .analysis_eval import threat_fill
-    from .bitboard import word
+    from ..board.bitboard import word
+    from .eval import threat_fill
 
     threat_fill(word(0), word(0))
     ctl = SearchController()

@@ -4,7 +4,7 @@ A bitboard is a *word*: ``uint64`` on the boards of up to 64 bits (7x6: 49), a 1
 :class:`~.word128.Word128` on larger ones (``geometry.TWO_WORDS``). The kernels are written
 once against the word's operators and the constants and helpers here (``word``, ``U0``,
 ``COLUMN_MASKS``, ``popcount``, ``fold64``, ``load_word``...), so a 7x6 kernel compiles to the
-same code as before the 128-bit word existed. See :mod:`c4tui.engine.geometry` for the layout.
+same code as before the 128-bit word existed. See :mod:`c4tui.engine.board.geometry` for the layout.
 Shift counts stay ``uint64``.
 """
 
@@ -15,9 +15,9 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from ..mem import load_u64, store_u64
 from . import geometry
 from .geometry import BOARD, BOTTOM, EVEN_ROWS, H1, HEIGHT, ODD_ROWS, TWO_WORDS, WIDTH, column_bits
-from .mem import load_u64, store_u64
 
 if TWO_WORDS:
     from .word128 import Word128, high64, low64, popcount128, widen
