@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import os
+import signal
 
 import platformdirs
 import pytest
@@ -143,6 +144,13 @@ def pytest_collection_modifyitems(config, items) -> None:
             and not hasattr(module, key.partition("::")[2])]
     if gone:
         raise pytest.UsageError(f"tests/conftest.py SLOW names tests that do not exist: {gone}")
+
+# A run started in the background by a shell without job control inherits SIGINT ignored,
+# and an ignored signal stays ignored across exec: the tests that send Ctrl-C to a command
+# (puzzles build, match, solve, review) would wait for a child that never hears it. Python's
+# own handler here makes every child start with the default again.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # The converted 12-ply database is cached per user (a few seconds to build). Pin the cache
 # directory before any test changes HOME, so that every test and CLI subprocess of the run
