@@ -213,3 +213,18 @@ def test_the_notebook_example_of_engine_api_runs(monkeypatch):
     (svg,) = shown
     assert _count(svg, "best") == 3  # c, f and g keep 4453's -2
     assert "best moves c, f, g (score -2)" in " ".join(_texts(svg, "legend"))
+
+
+@pytest.mark.parametrize("argv", [["render", "4453", "--svg"], ["explain", "4453", "--svg"],
+                                  ["review", "3444556677", "--svg"],
+                                  ["review", "3444556677", "--png"]])
+def test_a_picture_to_a_fifo_is_bad_input_said_before_any_work(tmp_path: Path, capsys, argv):
+    """A FIFO (or a device) named as the picture was found only when written, after the
+    work, and exited 1 as a failure: it is bad input, said at once with exit status 2."""
+    import os
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    code, stdout, err = _run([*argv, str(fifo)], capsys)
+    assert (code, stdout) == (2, "")
+    assert err == f"c4tui: {argv[0]}: {argv[-1]} {fifo}: not a regular file\n"

@@ -110,8 +110,7 @@ def _explain_svg(moves: list[str] | None, svg: str, budget: float, side: int | N
 
     if moves is None or len(moves) != 1:
         fail("explain: --svg draws one position: give exactly one (\"\" the empty board)")
-    if svg != "-" and Path(svg).expanduser().is_dir():
-        fail(f"explain: --svg {shown(svg)}: is a folder")
+    options.picture_path("explain", "--svg", svg)
     try:
         pos = Position.parse(moves[0])
         if pos.is_over:

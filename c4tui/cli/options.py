@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Annotated, Any, TextIO, TypeVar
 
 import typer
 
-from c4tui.bounded import LineTooLong, bounded_lines
+from c4tui.bounded import LineTooLong, bounded_lines, shown
 from c4tui.engine.seam import MAX_THREADS, THREADS_ENV, default_threads
 from c4tui.units import (
     MAX_HASH_MB,
@@ -204,3 +205,17 @@ def check_inaccuracy(moves: int) -> None:
     from c4tui.engine.board.geometry import SIZE
 
     check_range("--inaccuracy", moves, 1, SIZE)
+
+
+def picture_path(command: str, option: str, value: str) -> Path | None:
+    """Where a picture option (``--svg``, ``--png``) writes, checked before any work:
+    ``-`` (stdout) is None; a folder, a FIFO or a device is bad input (one line, exit 2),
+    not a failure found after the picture was made."""
+    if value == "-":
+        return None
+    path = Path(value).expanduser()
+    if path.is_dir():
+        fail(f"{command}: {option} {shown(value)}: is a folder")
+    if path.exists() and not path.is_file():
+        fail(f"{command}: {option} {shown(value)}: not a regular file")
+    return path

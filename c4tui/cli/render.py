@@ -56,8 +56,7 @@ def render(
     n_threads = options.threads(threads)
     if svg is None:
         fail("render: say where the picture goes: --svg OUT (or --svg - for stdout)")
-    if svg != "-" and Path(svg).expanduser().is_dir():
-        fail(f"render: --svg {shown(svg)}: is a folder")
+    options.picture_path("render", "--svg", svg)
     try:
         game = resolve_target(moves or [""])
     except ValueError as exc:  # illegal moves, a bad game file: nothing is written

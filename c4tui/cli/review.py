@@ -108,8 +108,7 @@ def _check_pictures(svg: Path | None, png: Path | None, folder: bool) -> list[tu
     if pictures and folder:
         fail("review: --svg and --png draw one game's graph, not a folder's (--summary)")
     for kind, path in pictures:
-        if path.is_dir():
-            fail(f"review: --{kind} {shown(str(path))}: is a folder")
+        options.picture_path("review", f"--{kind}", str(path))
     if png is not None:
         from c4tui.review_graph import MissingMatplotlib, check_png
 
