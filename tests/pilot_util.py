@@ -49,7 +49,7 @@ async def until(pilot, cond: Callable[[], object], what: str, seconds: float = 1
 def engine_ready(app) -> bool:
     """The built-in engine has loaded and its search can run (a failed load fails the
     test with the engine's message)."""
-    from c4tui.app.engine_view import EngineState
+    from c4tui.app.bridge.engine_view import EngineState
 
     view = app.bridge.view(app.position)
     assert view.state not in (EngineState.FAILED, EngineState.NOT_AVAILABLE), view.message

@@ -7,7 +7,7 @@ from c4tui.engine.board.position import IllegalMoveError, Position
 from pilot_util import screen_text, sync
 
 from c4tui.app import C4App
-from c4tui.app.model import GameModel
+from c4tui.app.session.model import GameModel
 from c4tui.app.widgets import BoardView
 from c4tui.gamefile import load_game, save_game
 
@@ -519,7 +519,7 @@ def _screen_lines(widget) -> list[str]:
 async def test_80x24_shows_every_log_column_and_the_whole_analysis_line():
     """Bug: at 80x24 the log was cut mid-number and hid pv/time/hit/fill; the analysis
     line hid depth and best move; the threat verdict and status line were cut."""
-    from c4tui.app.engine_view import EngineState, EngineView
+    from c4tui.app.bridge.engine_view import EngineState, EngineView
     from c4tui.app.widgets import AnalysisPanel, SearchLog, StatusLine
 
     app = make_app("4453")
@@ -552,7 +552,7 @@ async def test_80x24_shows_every_log_column_and_the_whole_analysis_line():
 
 def test_search_log_folds_identical_proven_iterations():
     """Bug: 30-40 identical rows for a position the book or a quick proof settles."""
-    from c4tui.app.log_rows import iteration_rows as _rows
+    from c4tui.report.log_rows import iteration_rows as _rows
 
     pos = Position.from_moves("4453")
     its = [_iteration(1, 470), *[_iteration(d, -1, "recognized", nodes=10)
@@ -567,8 +567,8 @@ def test_a_book_row_of_the_search_log_shows_no_speed_window_or_time():
     numbers made of nothing; ``c4tui analyze`` already showed "-" there."""
     from c4tui.engine.seam import Source
 
-    from c4tui.app.log_rows import NOT_SEARCHED
-    from c4tui.app.log_rows import iteration_rows as _rows
+    from c4tui.report.log_rows import NOT_SEARCHED
+    from c4tui.report.log_rows import iteration_rows as _rows
 
     pos = Position.from_moves("34444445")
     book = _iteration(2, 0, "exact", nodes=4, source=Source.BOOK)
@@ -583,8 +583,8 @@ def test_status_line_counts_a_paused_search_exactly_and_says_a_win_at_once():
     """Bug: N 10000 was invisible at 40.4M; an immediate win read "d0 0 nodes"."""
     from c4tui.engine.seam import Band, Score, SearchResult, SearchState, Source
 
-    from c4tui.app.engine_view import EngineState, EngineView
-    from c4tui.app.settings import SearchSettings
+    from c4tui.app.bridge.engine_view import EngineState, EngineView
+    from c4tui.app.bridge.settings import SearchSettings
     from c4tui.app.widgets import StatusLine
 
     line = StatusLine()
@@ -601,8 +601,8 @@ def test_status_line_counts_a_paused_search_exactly_and_says_a_win_at_once():
 
 
 def test_a_large_hash_says_it_takes_time():
-    from c4tui.app.engine_bridge import EngineBridge
-    from c4tui.app.settings import SearchSettings
+    from c4tui.app.bridge.engine_bridge import EngineBridge
+    from c4tui.app.bridge.settings import SearchSettings
 
     bridge = EngineBridge(SearchSettings(), enable=False)
     assert "takes a few seconds" in bridge.search.set_hash(4096)
@@ -633,7 +633,7 @@ async def test_status_line_says_books_for_a_book_answer_without_nodes():
     and the status line called it 'a win at once'."""
     from c4tui.engine.seam import Band, Score, SearchResult, SearchState, Source
 
-    from c4tui.app.engine_view import EngineState, EngineView
+    from c4tui.app.bridge.engine_view import EngineState, EngineView
     from c4tui.app.widgets import StatusLine
 
     app = make_app("22132611366")

@@ -15,7 +15,7 @@ from textual.widgets import HelpPanel
 from textual.widgets._key_panel import BindingsTable
 
 from c4tui.app import C4App
-from c4tui.app.engine_view import EngineState, EngineView, ExactEntry, ExactStatus
+from c4tui.app.bridge.engine_view import EngineState, EngineView, ExactEntry, ExactStatus
 from c4tui.app.widgets import AnalysisPanel, SearchLog, StatusLine
 
 pytestmark = pytest.mark.usefixtures("tmp_home")
@@ -105,7 +105,7 @@ async def test_a_message_does_not_cover_the_status_line():
 
 @sync
 async def test_the_play_mode_status_line_fits():
-    from c4tui.app.play import PlaySettings
+    from c4tui.app.bridge.player import PlaySettings
 
     app = C4App(Position.from_moves("4453"), engine=False,
                 play=PlaySettings(side=1, nodes=100_000), hints=False)
@@ -144,8 +144,8 @@ async def test_recent_files_show_missing_whole_beside_a_long_folder(tmp_path):
 async def test_the_threat_verdict_comes_first_and_whole():
     from c4tui.engine.seam import ThreatVerdict
 
-    from c4tui.app.text import milton_verdict
     from c4tui.app.widgets import ThreatPanel
+    from c4tui.report.text import milton_verdict
 
     app = quiet_app("2162465655266426154514")  # long threat lists on both sides
     async with app.run_test(size=(80, 24)) as pilot:

@@ -11,8 +11,8 @@ from c4tui.engine.seam import Band, Score, SearchState, Snapshot
 from pilot_util import LOAD_TIMEOUT, engine_ready, sync, until, wait_for
 
 from c4tui.app import C4App, SearchSettings
-from c4tui.app.engine_view import EngineState, EngineView, ExactEntry, ExactStatus
-from c4tui.app.play import PlaySettings
+from c4tui.app.bridge.engine_view import EngineState, EngineView, ExactEntry, ExactStatus
+from c4tui.app.bridge.player import PlaySettings
 from c4tui.app.render import best_move
 from c4tui.app.widgets import BoardView
 from c4tui.app.widgets.board import BEST_MARK, BEST_SQUARE, BestMove

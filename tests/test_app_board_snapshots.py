@@ -15,7 +15,7 @@ from pilot_util import LOAD_TIMEOUT, until, wait_for
 from test_app_navigator import fake_view
 
 from c4tui.app import C4App, SearchSettings
-from c4tui.app.engine_view import EngineState
+from c4tui.app.bridge.engine_view import EngineState
 from c4tui.app.screens.headers import HeadersScreen
 from c4tui.app.widgets import SearchLog
 

@@ -19,10 +19,10 @@ from pilot_util import LOAD_TIMEOUT, engine_ready, sync, until, wait_for
 from waiting import wait_until
 
 from c4tui.app import C4App, SearchSettings
-from c4tui.app.engine_view import EngineState, EngineView, ExactEntry, ExactStatus
-from c4tui.app.exact_worker import ExactWorker
-from c4tui.app.loader import Engine
-from c4tui.app.settings import EXACT_BUDGET
+from c4tui.app.bridge.engine_view import EngineState, EngineView, ExactEntry, ExactStatus
+from c4tui.app.bridge.exact_worker import ExactWorker
+from c4tui.app.bridge.loader import Engine
+from c4tui.app.bridge.settings import EXACT_BUDGET
 
 pytestmark = pytest.mark.usefixtures("tmp_home")
 
@@ -211,7 +211,7 @@ def test_the_columns_solved_before_the_budget_are_kept():
 def test_the_parent_solve_says_what_the_position_is_worth():
     """The value of ``44`` is its parent's value of d (negated), also when the parent's
     solve was given up after solving d: a bound for every move of ``44``."""
-    from c4tui.app.engine_bridge import EngineBridge
+    from c4tui.app.bridge.engine_bridge import EngineBridge
 
     parent, pos = Position.from_moves("4"), Position.from_moves("44")
     entries = {parent.key(): ExactEntry(ExactStatus.TOO_SLOW, message="x",

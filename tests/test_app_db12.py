@@ -17,7 +17,7 @@ from test_app_engine import LOAD_TIMEOUT, engine_ready, wait_for
 from testdata import load_positions
 
 from c4tui.app import C4App, SearchSettings
-from c4tui.app.engine_view import ExactStatus
+from c4tui.app.bridge.engine_view import ExactStatus
 
 pytestmark = pytest.mark.usefixtures("tmp_home")
 

@@ -19,8 +19,8 @@ from waiting import wait_until
 
 from c4tui import __version__
 from c4tui.app import C4App, SearchSettings
-from c4tui.app import settings as app_settings
-from c4tui.app.engine_view import EngineState, ExactStatus
+from c4tui.app.bridge import settings as app_settings
+from c4tui.app.bridge.engine_view import EngineState, ExactStatus
 
 pytestmark = pytest.mark.usefixtures("tmp_home")
 
@@ -250,7 +250,7 @@ for line in sys.stdin:
 async def test_a_book_answer_is_not_searching_for_ever(tmp_path, monkeypatch, score, says):
     """Bug: after an answer from the engine's book the status line said "● searching"
     for ever, the clock running, while the engine waited for "stop" (as UCI asks)."""
-    from c4tui.app import external_search
+    from c4tui.app.bridge import external_search
     from c4tui.app.widgets import status_line
 
     # "silent" said after the quiet that ends a book answer: either is seen, never both
@@ -360,7 +360,7 @@ for line in sys.stdin:
 def external(tmp_path, mode: str, held: bool = False, **timeouts: float):
     """The logging engine's ExternalSearch and log; ``held``: it answers ``ugi`` only once
     the test makes the file handshake.go."""
-    from c4tui.app.external_search import ExternalSearch
+    from c4tui.app.bridge.external_search import ExternalSearch
     from c4tui.ugi.engine import Timeouts
 
     log = tmp_path / "commands.txt"

@@ -17,7 +17,7 @@ from c4tui.app.screens import (
     GamesScreen,
     RecentFilesScreen,
 )
-from c4tui.app.widgets.game_tree import GameTree
+from c4tui.app.widgets.file_tree import GameFileTree
 from c4tui.gamefile import Game, load_game, save_game
 
 pytestmark = pytest.mark.usefixtures("tmp_home")
@@ -28,10 +28,10 @@ def make_app(moves: str = "4453") -> C4App:
 
 
 
-async def open_picker(app: C4App, pilot, key: str) -> GameTree:
+async def open_picker(app: C4App, pilot, key: str) -> GameFileTree:
     await pilot.press(key)
     await until(pilot, lambda: isinstance(app.screen, FilePickerScreen), "the picker")
-    tree = app.screen.query_one(GameTree)
+    tree = app.screen.query_one(GameFileTree)
     await until(pilot, lambda: tree.root.children or not tree.path.is_dir(), "the tree")
     return tree
 
@@ -45,7 +45,7 @@ async def type_path(app: C4App, pilot, text: str) -> None:
     await pilot.pause()
 
 
-def tree_names(tree: GameTree) -> list[str]:
+def tree_names(tree: GameFileTree) -> list[str]:
     return [str(node.label) for node in tree.root.children]
 
 

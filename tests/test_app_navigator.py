@@ -16,9 +16,9 @@ from pilot_util import sync
 from test_app_engine import LOAD_TIMEOUT, engine_ready, wait_for
 
 from c4tui.app import C4App, SearchSettings
-from c4tui.app.engine_view import EngineState, EngineView, ExactEntry, ExactStatus
-from c4tui.app.text import pv_text
+from c4tui.app.bridge.engine_view import EngineState, EngineView, ExactEntry, ExactStatus
 from c4tui.app.widgets import AnalysisPanel, BoardView, EvalGraph, SearchPath
+from c4tui.report.text import pv_text
 
 pytestmark = pytest.mark.usefixtures("tmp_home")
 

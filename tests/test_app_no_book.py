@@ -12,7 +12,7 @@ from c4tui.engine.seam import Source
 from pilot_util import LOAD_TIMEOUT, sync, until, wait_for
 
 from c4tui.app import C4App
-from c4tui.app.engine_view import EngineState, ExactStatus
+from c4tui.app.bridge.engine_view import EngineState, ExactStatus
 from c4tui.cli import main
 
 pytestmark = pytest.mark.usefixtures("tmp_home")

@@ -11,8 +11,8 @@ from pilot_util import screen_text, sync
 from c4tui import gamefile
 from c4tui.app import C4App
 from c4tui.app.controllers import Preview
-from c4tui.app.text import move_name, plural
 from c4tui.app.widgets import MoveList, SearchPath
+from c4tui.report.text import move_name, plural
 
 pytestmark = pytest.mark.usefixtures("tmp_home")
 

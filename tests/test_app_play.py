@@ -15,12 +15,12 @@ from pilot_util import sync, until
 from test_app_engine import LOAD_TIMEOUT, engine_ready, wait_for
 
 from c4tui.app import C4App, SearchSettings
+from c4tui.app.bridge.loader import Engine
+from c4tui.app.bridge.player import EnginePlayer, PlaySettings
 from c4tui.app.controllers import Preview
-from c4tui.app.loader import Engine
-from c4tui.app.play import EnginePlayer, PlaySettings
-from c4tui.app.text import human_count
 from c4tui.app.widgets import BoardView, PlaySetupScreen
 from c4tui.cli import main
+from c4tui.report.text import human_count
 from c4tui.units import Strength, UnitError, parse_strength
 
 pytestmark = pytest.mark.usefixtures("tmp_home")

@@ -13,7 +13,7 @@ from typing import Any
 from c4tui.engine.board.position import Position
 
 from c4tui.app.controllers.preview import Preview, PreviewControl
-from c4tui.app.model import GameModel
+from c4tui.app.session.model import GameModel
 
 
 class _View:

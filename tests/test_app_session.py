@@ -21,12 +21,12 @@ from pilot_util import sync, until
 
 from c4tui import gamefile
 from c4tui.app import C4App
-from c4tui.app.autosave import DECLINED, Autosave, autosave_dir, find_orphan
-from c4tui.app.crash import crash_dir
 from c4tui.app.screens import ConfirmScreen
 from c4tui.app.screens.confirm import QuitScreen
 from c4tui.app.screens.main import MainScreen
-from c4tui.app.session_file import Session
+from c4tui.app.session.autosave import DECLINED, Autosave, autosave_dir, find_orphan
+from c4tui.app.session.crash import crash_dir
+from c4tui.app.session.session_file import Session
 from c4tui.gamefile import Game, save_game
 
 pytestmark = pytest.mark.usefixtures("tmp_home")

@@ -16,7 +16,7 @@ from pilot_util import LOAD_TIMEOUT, engine_ready, screen_text, sync, until, wai
 from textual.app import App
 
 from c4tui.app import C4App, SearchSettings
-from c4tui.app.play import PlaySettings
+from c4tui.app.bridge.player import PlaySettings
 from c4tui.app.widgets import PlaySetupScreen
 
 pytestmark = pytest.mark.usefixtures("tmp_home")
@@ -100,7 +100,7 @@ async def test_enter_starts_the_play_dialog_from_every_field(keys, vary):
 # ------------------------------------------------------------------ the threat panel
 def _fake(app: C4App, **fields) -> None:
     """The app's engine view, made up (no engine: the panels are the subject)."""
-    from c4tui.app.engine_view import EngineState, EngineView
+    from c4tui.app.bridge.engine_view import EngineState, EngineView
 
     view = EngineView(EngineState.READY, app.settings, search_available=True,
                       solver_available=True, **fields)
@@ -134,7 +134,7 @@ async def test_the_threat_verdict_is_a_labelled_heuristic_never_the_result(exact
     reason)."""
     from c4tui.engine.seam import Band, Score, ThreatVerdict
 
-    from c4tui.app.engine_view import ExactEntry, ExactStatus
+    from c4tui.app.bridge.engine_view import ExactEntry, ExactStatus
 
     pos = Position.from_moves("44533622771155")  # White to move; Black wins in 13
     lost = next(v for v in range(-1, -30, -1)

@@ -14,7 +14,7 @@ from c4tui.engine.board.position import Position
 from pilot_util import LOAD_TIMEOUT, until, wait_for
 
 from c4tui.app import C4App, SearchSettings
-from c4tui.app.engine_view import EngineState
+from c4tui.app.bridge.engine_view import EngineState
 
 pytestmark = pytest.mark.usefixtures("tmp_home")
 

@@ -25,7 +25,7 @@ SIZES = [(80, 24), (120, 40)]
 
 def _fake(app: C4App, **fields) -> None:
     """The app's engine view, made up (the explainer is pure Python: no engine needed)."""
-    from c4tui.app.engine_view import EngineState, EngineView
+    from c4tui.app.bridge.engine_view import EngineState, EngineView
 
     view = EngineView(EngineState.READY, app.settings, search_available=True,
                       solver_available=True, **fields)
@@ -184,7 +184,7 @@ async def test_a_certificate_against_the_exact_value_is_not_shown():
     """A disagreement is a bug: neither claim is shown, it is said."""
     from c4tui.engine.seam import Band, Score
 
-    from c4tui.app.engine_view import ExactEntry, ExactStatus
+    from c4tui.app.bridge.engine_view import ExactEntry, ExactStatus
 
     pos = Position.from_moves("34444445")  # White to move; Black at least draws, truly
     app = C4App(pos, engine=False)

@@ -188,6 +188,18 @@ def test_nothing_imports_the_command_line() -> None:
     assert not wrong, "imports of the command line:\n" + "\n".join(wrong)
 
 
+def test_the_apps_engine_plumbing_and_session_import_no_textual() -> None:
+    """``c4tui.app.bridge`` and ``c4tui.app.session`` (and ``c4tui.report``, shared with
+    the command line) are the app's Textual-free layers: they import neither Textual nor
+    the app's Textual code above them (main, render, controllers, screens, widgets)."""
+    upper = ("textual", "c4tui.app.main", "c4tui.app.render", "c4tui.app.messages",
+             "c4tui.app.controllers", "c4tui.app.screens", "c4tui.app.widgets")
+    wrong = [arrow for room in ("c4tui.app.bridge", "c4tui.app.session", "c4tui.report")
+             for arrow in _arrows(room, upper)]
+    assert not wrong, "a Textual-free layer reaches up:\n" + "\n".join(wrong)
+    assert not _arrows("c4tui.report", ("c4tui.app",)), "report imports the app"
+
+
 def test_the_app_imports_no_command_line_or_serve() -> None:
     wrong = _arrows("c4tui.app", ("c4tui.cli", "c4tui.serve"))
     assert not wrong, "the app reaches the command line:\n" + "\n".join(wrong)

@@ -10,9 +10,9 @@ from c4tui.engine.seam import SearchAborted
 from testdata import load_positions
 from waiting import wait_until
 
-from c4tui.app.engine_view import ExactStatus
-from c4tui.app.exact_worker import ExactWorker
-from c4tui.app.loader import Engine
+from c4tui.app.bridge.engine_view import ExactStatus
+from c4tui.app.bridge.exact_worker import ExactWorker
+from c4tui.app.bridge.loader import Engine
 
 BOUND = 10.0  # seconds: every wait below returns long before unless something hangs
 

@@ -1,5 +1,5 @@
 """Reading an external UGI engine's output: info lines, moves, scores, and the records the
-app draws from them (c4tui/ugi/info.py, c4tui/app/external_run.py). No process here."""
+app draws from them (c4tui/ugi/info.py, c4tui/app/bridge/external_run.py). No process here."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from c4tui.engine.board.position import Position
 from c4tui.engine.scores import moves_to_end
 from c4tui.engine.seam import Band, Limits, Score, SearchState
 
-from c4tui.app.external_run import ExternalRun
+from c4tui.app.bridge.external_run import ExternalRun
 from c4tui.ugi.info import (
     InfoError,
     line_columns,

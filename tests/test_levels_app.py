@@ -13,8 +13,8 @@ from pilot_util import LOAD_TIMEOUT, engine_ready, sync, until, wait_for
 from testdata import load_positions, sample
 
 from c4tui.app import C4App, SearchSettings
-from c4tui.app.loader import Engine
-from c4tui.app.play import EnginePlayer, PlaySettings
+from c4tui.app.bridge.loader import Engine
+from c4tui.app.bridge.player import EnginePlayer, PlaySettings
 from c4tui.app.widgets import PlaySetupScreen
 from c4tui.cli import main
 

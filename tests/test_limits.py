@@ -96,7 +96,7 @@ def test_the_workstation_applies_its_defaults_in_one_place() -> None:
     """Nothing set: the built-in search stops at WORKSTATION_NODES and an external engine
     gets no bound (``go infinite``); a limit the user set (``--nodes``, ``l``) holds for
     both, and ``--nodes 0`` is no limit for both."""
-    from c4tui.app.settings import WORKSTATION_NODES, SearchSettings
+    from c4tui.app.bridge.settings import WORKSTATION_NODES, SearchSettings
 
     unset = SearchSettings()
     assert unset.search_limits() == Limits(nodes=WORKSTATION_NODES)

@@ -170,8 +170,8 @@ import sys, threading
 from pathlib import Path
 sys.path.insert(0, {tests!r})
 from hostile_util import hostile
-from c4tui.app.external_search import EXTERNAL_NICE
-from c4tui.app.loader import lower_thread_priority
+from c4tui.app.bridge.external_search import EXTERNAL_NICE
+from c4tui.app.bridge.loader import lower_thread_priority
 from c4tui.engine.board.position import Position
 from c4tui.engine.seam import Limits
 from c4tui.ugi.engine import Engine

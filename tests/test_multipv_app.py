@@ -11,7 +11,7 @@ from pilot_util import LOAD_TIMEOUT, engine_ready, screen_text, sync, until, wai
 from textual.app import App, ComposeResult
 
 from c4tui.app import C4App, SearchSettings
-from c4tui.app.engine_view import EngineState, EngineView
+from c4tui.app.bridge.engine_view import EngineState, EngineView
 from c4tui.app.widgets import AnalysisPanel
 
 pytestmark = pytest.mark.usefixtures("tmp_home")

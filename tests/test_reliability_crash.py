@@ -299,7 +299,7 @@ def test_a_worker_failure_report_holds_the_workers_traceback():
     the report used to hold one line, ``textual.worker.WorkerFailed: ...``."""
     from textual.worker import WorkerFailed
 
-    from c4tui.app.crash import report_text
+    from c4tui.app.session.crash import report_text
 
     try:
         planted_in_a_worker()

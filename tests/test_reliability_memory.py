@@ -14,10 +14,10 @@ from textual._styles_cache import StylesCache
 from textual.widget import Widget
 
 from c4tui.app import C4App
-from c4tui.app.engine_view import EngineState, EngineView, ExactEntry, ExactStatus
-from c4tui.app.eval_history import EvalHistory
-from c4tui.app.position_cache import PositionCache
-from c4tui.app.settings import RECENT_POSITIONS, SearchSettings
+from c4tui.app.bridge.engine_view import EngineState, EngineView, ExactEntry, ExactStatus
+from c4tui.app.bridge.eval_history import EvalHistory
+from c4tui.app.bridge.position_cache import PositionCache
+from c4tui.app.bridge.settings import RECENT_POSITIONS, SearchSettings
 from c4tui.app.textual_leaks import forget_removed_widgets
 
 pytestmark = pytest.mark.usefixtures("tmp_home")

@@ -44,7 +44,7 @@ from textual import messages
 from waiting import wait_until
 
 from c4tui.app import C4App
-from c4tui.app.crash import crash_dir
+from c4tui.app.session.crash import crash_dir
 from c4tui.serve import app_argv, app_command, make_server
 from c4tui.serve.guards import (
     TOKEN_ENV,

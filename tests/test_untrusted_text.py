@@ -33,7 +33,7 @@ from c4tui.app import C4App, SearchSettings
 from c4tui.app.screens import FilePickerScreen, GamesScreen, RecentFilesScreen
 from c4tui.app.screens.explorer import ExplorerScreen, PositionGamesScreen
 from c4tui.app.screens.headers import HeadersScreen
-from c4tui.app.widgets.game_tree import GameTree
+from c4tui.app.widgets.file_tree import GameFileTree
 from c4tui.app.widgets.move_list import MoveList
 from c4tui.bounded import shown
 from c4tui.db import connect, default_path, import_paths
@@ -254,7 +254,7 @@ async def _open_crafted_by_name(pilot, app: C4App) -> None:
     enter: the file of that name opens."""
     await pilot.press("o")
     await until(pilot, lambda: isinstance(app.screen, FilePickerScreen), "the picker")
-    tree = app.screen.query_one(GameTree)
+    tree = app.screen.query_one(GameFileTree)
     await until(pilot, lambda: len(tree.root.children) >= 2, "the tree")
     text = _clean_screen(app, "o")
     assert shown(BAD_NAME) in text, text  # [b] as written: not markup
@@ -367,7 +367,7 @@ async def test_markup_in_a_header_or_a_file_name_shows_literally(crafted):
         await until(pilot, lambda: app.screen is app.main, "G closed")
         await pilot.press("o")
         await until(pilot, lambda: isinstance(app.screen, FilePickerScreen), "the picker")
-        tree = app.screen.query_one(GameTree)
+        tree = app.screen.query_one(GameFileTree)
         await until(pilot, lambda: len(tree.root.children) >= 3, "the tree")
         assert name in screen_text(app)
         await pilot.press("escape")

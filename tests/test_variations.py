@@ -8,7 +8,7 @@ from pilot_util import sync
 from rich.text import Text
 
 from c4tui.app import C4App
-from c4tui.app.model import GameModel
+from c4tui.app.session.model import GameModel
 from c4tui.app.widgets import EvalGraph, MoveList
 from c4tui.gamefile import Game, GameFileError, Node, format_game, load_game, parse_game, save_game
 from c4tui.gamefile.tree import walk

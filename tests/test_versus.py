@@ -9,9 +9,9 @@ from c4tui.engine.board.position import Position
 from pilot_util import LOAD_TIMEOUT, engine_ready, screen_text, sync, until, wait_for
 
 from c4tui.app import C4App, SearchSettings
+from c4tui.app.bridge.engine_view import EngineState
+from c4tui.app.bridge.player import PlaySettings
 from c4tui.app.controllers.play import versus_settings
-from c4tui.app.engine_view import EngineState
-from c4tui.app.play import PlaySettings
 from c4tui.app.widgets import PromptScreen
 from c4tui.units import UnitError
 

@@ -165,8 +165,8 @@ def test_kill_leaves_no_child_and_children_run_below_the_caller(cache):
 
 
 def test_the_loader_shows_progress_and_quitting_kills_the_children(cache, monkeypatch):
-    from c4tui.app.engine_view import EngineState
-    from c4tui.app.loader import EngineLoader
+    from c4tui.app.bridge.engine_view import EngineState
+    from c4tui.app.bridge.loader import EngineLoader
 
     started: list[W.ParallelCompile] = []
 
@@ -191,8 +191,8 @@ def test_the_loader_shows_progress_and_quitting_kills_the_children(cache, monkey
 
 def test_the_status_line_shows_the_compile_first():
     """80 columns show the whole progress (it was last, after the settings, cut off)."""
-    from c4tui.app.engine_view import EngineState, EngineView
-    from c4tui.app.settings import SearchSettings
+    from c4tui.app.bridge.engine_view import EngineState, EngineView
+    from c4tui.app.bridge.settings import SearchSettings
     from c4tui.app.widgets import StatusLine
 
     line = StatusLine()

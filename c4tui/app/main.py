@@ -24,7 +24,10 @@ from c4tui.engine.board.position import Position
 from c4tui.gamefile.tree import Node
 from c4tui.review import INACCURACY_MOVES
 
-from .autosave import Autosave, Orphan
+from .bridge.engine_bridge import EngineBridge
+from .bridge.eval_history import EvalHistory
+from .bridge.player import PlaySettings, Reply
+from .bridge.settings import SearchSettings
 from .controllers import (
     EngineTicker,
     FileControl,
@@ -38,17 +41,14 @@ from .controllers import (
 )
 from .controllers.ticker import TICK_EVERY
 from .controllers.why import WhyControl
-from .engine_bridge import EngineBridge
-from .eval_history import EvalHistory
-from .hangup import TerminalWatch
 from .messages import EngineMoved, EngineUpdated
-from .model import GameModel
-from .play import PlaySettings, Reply
 from .render import draw_preview, engine_view, frame, render
 from .screens.main import Controls, MainScreen
 from .screens.modal import stale_key
 from .screens.palette import Palette
-from .settings import SearchSettings
+from .session.autosave import Autosave, Orphan
+from .session.hangup import TerminalWatch
+from .session.model import GameModel
 from .textual_leaks import FORGET_EVERY, forget_removed_widgets
 from .widgets.threat_panel import draw_why
 

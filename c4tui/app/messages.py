@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from textual.message import Message
 
 if TYPE_CHECKING:
-    from .play import Reply
+    from .bridge.player import Reply
 
 
 @dataclass

@@ -17,10 +17,10 @@ from c4tui.engine.board.position import Position
 from c4tui.gamefile.tree import Node
 from c4tui.review import MoveReview
 
+from .bridge.engine_view import EngineView, ExactEntry, ExactStatus
+from .bridge.eval_history import EvalHistory
 from .controllers import PlayControl, Preview, ReviewControl
-from .engine_view import EngineView, ExactEntry, ExactStatus
-from .eval_history import EvalHistory
-from .model import GameModel
+from .session.model import GameModel
 from .widgets import (
     AnalysisPanel,
     BoardView,

@@ -81,12 +81,12 @@ def _score_text(score: Score, ply: int) -> str:
 
 
 def _table(pos, snap):
-    """The app's search-log rows (one table for both, c4tui/app/log_rows.py) as a rich
+    """The app's search-log rows (one table for both, c4tui/report/log_rows.py) as a rich
     table, moves as columns 1-7 like the rest of the command line; ``snap`` None: the
     header only."""
     from rich.table import Table
 
-    from c4tui.app.log_rows import COLUMNS, iteration_rows
+    from c4tui.report.log_rows import COLUMNS, iteration_rows
 
     t = Table(title="iterative deepening (MILTON)", header_style="bold", pad_edge=False,
               box=None)

@@ -127,12 +127,12 @@ def open_workstation(
 
     from c4tui import recent
     from c4tui.app import C4App
-    from c4tui.app.autosave import Autosave, find_orphan
-    from c4tui.app.engine_bridge import SearchSettings
-    from c4tui.app.play import PlaySettings
+    from c4tui.app.bridge.engine_bridge import SearchSettings
+    from c4tui.app.bridge.player import PlaySettings
+    from c4tui.app.session.autosave import Autosave, find_orphan
     from c4tui.engine.seam import Limits, SearchOptions
 
-    # not given: None, the workstation's defaults (app/settings.py); 0: no node limit
+    # not given: None, the workstation's defaults (app/bridge/settings.py); 0: no node limit
     limits = None if count is None else Limits(nodes=count or None)
     search = SearchOptions(use_book=book) if hash_mb is None else \
         SearchOptions(use_book=book, hash_mb=hash_mb)

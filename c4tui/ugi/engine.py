@@ -2,7 +2,7 @@
 
 :class:`Engine` is the one client of the UGI protocol, used by ``c4tui match``
 (:mod:`c4tui.match.player`) and the app's external engine (``c4tui --engine CMD``,
-:mod:`c4tui.app.external_search`). :meth:`Engine.start` runs the process and the handshake
+:mod:`c4tui.app.bridge.external_search`). :meth:`Engine.start` runs the process and the handshake
 (``ugi``/``ugiok``, the ``id`` and ``option`` lines, the options, ``isready``/``readyok``);
 :meth:`~Engine.configure` sets options, :meth:`~Engine.play` asks for a move
 (a :class:`PlayResult`), :meth:`~Engine.analysis` yields the search's ``info`` lines as

@@ -19,8 +19,8 @@ from c4tui.engine.position import Position
 from c4tui.engine.seam import Limits
 
 from c4tui.app import C4App, SearchSettings
-from c4tui.app.engine_view import EngineState
-from c4tui.app.play import PlaySettings
+from c4tui.app.bridge.engine_view import EngineState
+from c4tui.app.bridge.player import PlaySettings
 from c4tui.gamefile import parse_game
 
 OUT = Path(__file__).resolve().parent

@@ -33,7 +33,7 @@ from c4tui.engine.board.position import Position  # noqa: E402
 from testdata import load_positions  # noqa: E402
 
 from c4tui.app import C4App, SearchSettings  # noqa: E402
-from c4tui.app.engine_view import EngineState, ExactStatus  # noqa: E402
+from c4tui.app.bridge.engine_view import EngineState, ExactStatus  # noqa: E402
 
 
 async def measure(discs: int, limit: int, auto: bool = False,
@@ -90,7 +90,7 @@ def solver_alone(discs: int, limit: int, threads: int | None) -> list[float]:
     from c4tui.book import load_default
     from c4tui.engine.solver.solver import Solver
 
-    from c4tui.app.settings import SOLVER_HASH_MB
+    from c4tui.app.bridge.settings import SOLVER_HASH_MB
 
     solver = Solver(SOLVER_HASH_MB, book=load_default(), threads=threads or os.cpu_count())
     solver.analyze(Position.from_moves("44"))  # load the kernels
@@ -126,7 +126,7 @@ def main() -> None:
         times = sorted(solver_alone(args.discs, args.limit, args.threads))
     else:
         if args.threads:
-            import c4tui.app.loader as loader
+            import c4tui.app.bridge.loader as loader
 
             loader.SOLVER_THREADS = args.threads
         times = sorted(asyncio.run(measure(args.discs, args.limit, args.auto, args.think)))

@@ -14,7 +14,7 @@ from c4tui.engine.seam import Limits  # noqa: E402
 
 import c4tui.cli  # noqa: E402, F401
 from c4tui.app import C4App  # noqa: E402
-from c4tui.app.engine_bridge import SearchSettings  # noqa: E402
+from c4tui.app.bridge.engine_bridge import SearchSettings  # noqa: E402
 
 app = C4App(
     Position.from_moves("4453"),

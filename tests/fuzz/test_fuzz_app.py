@@ -34,8 +34,8 @@ from pilot_util import sync
 from textual import events
 
 from c4tui.app import C4App
-from c4tui.app.crash import crash_dir
 from c4tui.app.screens.confirm import QuitScreen
+from c4tui.app.session.crash import crash_dir
 
 pytestmark = pytest.mark.usefixtures("tmp_home")
 

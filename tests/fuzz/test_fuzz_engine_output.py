@@ -17,9 +17,9 @@ from fuzzkit import count, fuzz
 from hypothesis import given
 from hypothesis import strategies as st
 
-from c4tui.app.engine_view import EngineState, EngineView
-from c4tui.app.external_search import ExternalSearch
-from c4tui.app.settings import SearchSettings
+from c4tui.app.bridge.engine_view import EngineState, EngineView
+from c4tui.app.bridge.external_search import ExternalSearch
+from c4tui.app.bridge.settings import SearchSettings
 from c4tui.app.widgets.status_line import StatusLine
 from c4tui.match.game import CRASH, GameRecord
 from c4tui.match.openings import Opening

@@ -21,7 +21,7 @@ from fuzzkit import LONG, count, fuzz
 from hypothesis import given
 from hypothesis import strategies as st
 
-from c4tui.app.crash import crash_dir
+from c4tui.app.session.crash import crash_dir
 from c4tui.serve.guards import (
     HEIGHT_RANGE,
     TOKEN_PATTERN,

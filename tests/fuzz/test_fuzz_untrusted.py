@@ -138,7 +138,7 @@ async def _screens(d: Path, path: Path) -> None:
     from c4tui.app.screens import FilePickerScreen, GamesScreen
     from c4tui.app.screens.explorer import ExplorerScreen, PositionGamesScreen
     from c4tui.app.screens.headers import HeadersScreen
-    from c4tui.app.widgets.game_tree import GameTree
+    from c4tui.app.widgets.file_tree import GameFileTree
 
     app = C4App(settings=SearchSettings(auto=False), engine=False)
     async with app.run_test(size=(120, 36), notifications=True) as pilot:
@@ -149,7 +149,7 @@ async def _screens(d: Path, path: Path) -> None:
                  ("G", lambda: isinstance(app.screen, GamesScreen)
                   and app.screen.query_one(DataTable).row_count == 1),
                  ("o", lambda: isinstance(app.screen, FilePickerScreen)
-                  and len(app.screen.query_one(GameTree).root.children) >= 1)]
+                  and len(app.screen.query_one(GameFileTree).root.children) >= 1)]
         for key, ready in steps:
             await pilot.press(key)
             await until(pilot, ready, key)

@@ -18,10 +18,10 @@ from c4tui.engine.board import geometry
 from c4tui.engine.board.position import IllegalMoveError, Position
 from c4tui.gamefile.tree import Node
 
-from ..model import GameModel
+from ...report.text import plural
 from ..screens import ConfirmScreen, FilePickerScreen, GamesScreen, RecentFilesScreen
 from ..screens.setup import SetupScreen
-from ..text import plural
+from ..session.model import GameModel
 from ..widgets import PromptScreen
 from .host import Host
 

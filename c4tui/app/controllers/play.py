@@ -20,11 +20,11 @@ from __future__ import annotations
 from c4tui.engine.board.position import PLAYER_NAMES, IllegalMoveError, Position, square_name
 from c4tui.units import PERFECT, UnitError, parse_strength
 
-from ..engine_bridge import EngineBridge
-from ..engine_view import EngineState
-from ..model import GameModel
-from ..play import PlaySettings, Reply
-from ..text import game_over_text, human_count, human_time, move_name
+from ...report.text import game_over_text, human_count, human_time, move_name
+from ..bridge.engine_bridge import EngineBridge
+from ..bridge.engine_view import EngineState
+from ..bridge.player import PlaySettings, Reply
+from ..session.model import GameModel
 from ..widgets import PlaySetupScreen, PromptScreen
 from ..widgets.play_setup import PlayChoice
 from .host import Host

@@ -15,10 +15,10 @@ from dataclasses import dataclass, replace
 from c4tui.engine.board.geometry import COLUMN_NAMES
 from c4tui.engine.board.position import Position
 
-from ..engine_bridge import EngineBridge
-from ..engine_view import EngineState
-from ..model import GameModel
-from ..text import move_name
+from ...report.text import move_name
+from ..bridge.engine_bridge import EngineBridge
+from ..bridge.engine_view import EngineState
+from ..session.model import GameModel
 from ..widgets.search_path import path_moves
 from .host import Host
 

@@ -10,11 +10,11 @@ from c4tui.engine.board.position import PLAYER_NAMES, Position
 from c4tui.engine.scores import result_words
 from c4tui.review import INACCURACY_MOVES, MARKS, ONLY_MOVE, GameReview, MoveReview, Values
 
-from ..engine_bridge import EngineBridge, EngineMissing
-from ..eval_history import EvalHistory
-from ..model import GameModel
-from ..review_worker import ReviewJob, ReviewWorker
-from ..text import plural
+from ...report.text import plural
+from ..bridge.engine_bridge import EngineBridge, EngineMissing
+from ..bridge.eval_history import EvalHistory
+from ..bridge.review_worker import ReviewJob, ReviewWorker
+from ..session.model import GameModel
 from .host import Host
 
 

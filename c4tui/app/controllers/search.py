@@ -11,10 +11,10 @@ from collections.abc import Callable
 
 from c4tui.units import UnitError, parse_count, parse_mb
 
-from ..engine_bridge import EngineBridge, EngineMissing
-from ..live_search import NOT_WITH_EXTERNAL
-from ..model import GameModel
-from ..settings import SearchSettings
+from ..bridge.engine_bridge import EngineBridge, EngineMissing
+from ..bridge.live_search import NOT_WITH_EXTERNAL
+from ..bridge.settings import SearchSettings
+from ..session.model import GameModel
 from ..widgets import PromptScreen
 from .host import Host
 

@@ -7,12 +7,12 @@ from collections.abc import Callable
 
 from c4tui.bounded import shown
 
-from ..autosave import Autosave, Orphan
-from ..crash import CrashReport, write_crash_report
-from ..model import GameModel
 from ..screens import ConfirmScreen
 from ..screens.confirm import QuitScreen
-from ..session_file import Session
+from ..session.autosave import Autosave, Orphan
+from ..session.crash import CrashReport, write_crash_report
+from ..session.model import GameModel
+from ..session.session_file import Session
 from .files import FileControl
 from .host import Host
 

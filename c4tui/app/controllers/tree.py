@@ -7,9 +7,9 @@ from __future__ import annotations
 from c4tui.engine.board.position import IllegalMoveError
 from c4tui.gamefile import Game, result_of
 
-from ..model import GameModel
+from ...report.text import move_name, plural
 from ..screens.headers import HeadersScreen
-from ..text import move_name, plural
+from ..session.model import GameModel
 from ..widgets import PromptScreen
 from .host import Host
 from .play import PlayControl

@@ -17,7 +17,7 @@ from c4tui.bounded import shown
 from c4tui.engine.board.position import is_link
 from c4tui.gamefile import resolve_user_path
 
-from ..widgets.game_tree import GameTree
+from ..widgets.file_tree import GameFileTree
 from ..widgets.prompt import LineInput
 from .modal import OnceModalScreen
 
@@ -105,7 +105,7 @@ class FilePickerScreen(OnceModalScreen[Path | str | None]):
                 yield Button(self.verb, id="picker-ok", compact=True)
                 yield Button("cancel", id="picker-cancel", compact=True)
             yield Label(_folder_line(self.directory), id="picker-dir")
-            tree = GameTree(self.directory, id="picker-tree", current=self.current)
+            tree = GameFileTree(self.directory, id="picker-tree", current=self.current)
             tree.show_root = False
             yield tree
             hint = "a file name or path (~ works)" + (", or a gamesolver link"
@@ -116,7 +116,7 @@ class FilePickerScreen(OnceModalScreen[Path | str | None]):
 
     def _go_to(self, directory: Path) -> None:
         self.directory = directory
-        self.query_one(GameTree).path = directory
+        self.query_one(GameFileTree).path = directory
         self.query_one("#picker-dir", Label).update(_folder_line(directory))
 
     @on(Tree.NodeHighlighted, "#picker-tree")
@@ -142,8 +142,8 @@ class FilePickerScreen(OnceModalScreen[Path | str | None]):
             self._escaped[text] = real
         return text
 
-    @on(GameTree.FileSelected)
-    def _file_selected(self, event: GameTree.FileSelected) -> None:
+    @on(GameFileTree.FileSelected)
+    def _file_selected(self, event: GameFileTree.FileSelected) -> None:
         if event.node is not event.node.tree.root:  # a root that is gone is no file
             self._done(event.path)
 

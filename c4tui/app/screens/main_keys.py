@@ -23,7 +23,7 @@ from textual.dom import DOMNode
 
 from c4tui.engine.board.geometry import COLUMN_NAMES, WIDTH
 
-from ..live_search import NOT_WITH_EXTERNAL
+from ..bridge.live_search import NOT_WITH_EXTERNAL
 from ..widgets.board_size import KEY_COLUMNS
 
 #: Only with an external engine (see :meth:`SearchControl.key_state`): space stops, and

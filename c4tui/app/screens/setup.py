@@ -21,7 +21,7 @@ from c4tui.engine.board.geometry import HEIGHT, WIDTH
 from c4tui.engine.board.position import PLAYER_NAMES, Position, is_link
 from c4tui.ugi.fen import DISC, FenError, parse_fen
 
-from ..text import plural
+from ...report.text import plural
 from ..widgets.prompt import LineInput
 from ..widgets.setup_grid import Grid, SetupGrid, grid_of
 from .modal import OnceModalScreen

@@ -15,11 +15,11 @@ from c4tui.engine.board.position import PLAYER_NAMES, Position
 from c4tui.engine.seam import Band, Score, Snapshot, Source
 from c4tui.review import BLUNDER, INACCURACY, MISTAKE, ONLY_MOVE, MoveReview
 
-from ..engine_view import EngineState, EngineView, ExactStatus, line_ends
+from ...report.text import game_over_text
+from ..bridge.engine_view import EngineState, EngineView, ExactStatus, line_ends
+from ..bridge.settings import SearchSettings
 from ..messages import PreviewEnded, PreviewRequested
-from ..settings import SearchSettings
 from ..styles import PLAYER_STYLE, score_style
-from ..text import game_over_text
 
 LABEL = 8  #: the width of the labels (``search  ``): the lines' moves start after it
 

@@ -14,7 +14,7 @@ from textual.widgets import Button, Checkbox, Input, Label, RadioButton, RadioSe
 from c4tui.engine.board.position import PLAYER_NAMES
 from c4tui.units import PERFECT, UnitError, parse_strength
 
-from ..play import PlaySettings
+from ..bridge.player import PlaySettings
 from ..screens.modal import OnceModalScreen
 from .prompt import LineInput
 

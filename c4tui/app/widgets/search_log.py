@@ -11,7 +11,7 @@ from textual.widget import Widget
 from c4tui.engine.board.position import Position
 from c4tui.engine.seam import Snapshot
 
-from ..log_rows import COLUMNS, MIN_PV, NARROW, Row, iteration_rows
+from ...report.log_rows import COLUMNS, MIN_PV, NARROW, Row, iteration_rows
 
 #: The compact form, for a log too narrow for every column (80x24 with the threat panel
 #: or the search path beside it): every number of each row but its window, time and PV,

@@ -13,8 +13,8 @@ from c4tui.engine.board.position import Position
 from c4tui.engine.seam import PathEntry
 from c4tui.gamefile.movetext import move_number
 
+from ...report.text import bound_text
 from ..messages import PreviewEnded, PreviewRequested
-from ..text import bound_text
 
 
 def path_moves(pos: Position, path: tuple[PathEntry, ...]) -> tuple[int, ...]:

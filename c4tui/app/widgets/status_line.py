@@ -12,9 +12,9 @@ from textual.widget import Widget
 
 from c4tui.engine.seam import SearchState, Source
 
-from ..engine_view import EngineState, EngineView
-from ..settings import SearchSettings
-from ..text import human_count, human_time
+from ...report.text import human_count, human_time
+from ..bridge.engine_view import EngineState, EngineView
+from ..bridge.settings import SearchSettings
 
 STATE_STYLE = {
     SearchState.SEARCHING: "bold green",

@@ -18,9 +18,9 @@ from c4tui.engine.board.position import Position, parse_square
 from c4tui.engine.explain import RuleUse
 from c4tui.engine.seam import Score, ThreatVerdict
 
-from ..engine_view import EngineState
+from ...report.text import game_over_text, milton_verdict, threat_summary, verdict_against
+from ..bridge.engine_view import EngineState
 from ..styles import PLAYER_STYLE, THREAT_MARK
-from ..text import game_over_text, milton_verdict, threat_summary, verdict_against
 from .board import BoardView
 
 #: What the verdict is: MILTON's threat fill, who wins if no new threats appear.

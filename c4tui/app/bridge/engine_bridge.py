@@ -27,7 +27,7 @@ from .engine_view import EngineState, EngineView, ExactStatus
 from .exact_worker import ExactWorker
 from .live_search import LiveSearch
 from .loader import Engine, EngineLoader
-from .play import EnginePlayer, Reply
+from .player import EnginePlayer, Reply
 from .settings import SearchSettings
 
 __all__ = ["EngineBridge", "EngineState", "EngineView", "SearchSettings"]

@@ -21,7 +21,7 @@ def is_game_file(path: Path) -> bool:
     return path.suffix.lower() in GAME_SUFFIXES
 
 
-class GameTree(DirectoryTree):
+class GameFileTree(DirectoryTree):
     """A :class:`DirectoryTree` without hidden files, other files than games dim.
 
     Icons are plain characters (emoji are two cells wide in some terminals and not others).
