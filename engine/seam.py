@@ -119,7 +119,7 @@ class Limits:
     and at the latest at the full depth (an exact answer). Every field is None by default:
     ``Limits()`` is unbounded, and each front end applies its own default where it builds
     one (``c4tui analyze``: MILTON's 1M nodes, cli/options.py; the workstation:
-    app/settings.py; the UGI's ``go``: none, docs/protocol.md)."""
+    app/bridge/settings.py; the UGI's ``go``: none, docs/protocol.md)."""
 
     nodes: int | None = None  #: nodes over all iterations; None: no node limit
     depth: int | None = None  #: plies; None: up to the number of empty squares
@@ -403,7 +403,7 @@ Listener = Callable[[], None]
 class SearchLike(Protocol):
     """What a front end needs from an analysis search: the built-in
     ``c4tui.engine.analysis.controller.SearchController`` and the app's external UGI engine
-    (``c4tui.app.external_search.ExternalSearch``, which cannot pause or step: those calls
+    (``c4tui.app.bridge.external_search.ExternalSearch``, which cannot pause or step: those calls
     do nothing and answer False). Every method returns at once except :meth:`wait`."""
 
     def start(self, pos: Position, limits: Limits, options: SearchOptions | None = None,
