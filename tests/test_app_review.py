@@ -9,7 +9,7 @@ from pilot_util import sync, until
 from test_app_engine import LOAD_TIMEOUT, engine_ready, wait_for
 
 from c4tui.app import C4App, SearchSettings
-from c4tui.review import BLUNDER, INACCURACY
+from c4tui.review.game import BLUNDER, INACCURACY
 
 pytestmark = pytest.mark.usefixtures("tmp_home")
 

@@ -1,4 +1,4 @@
-"""Whole-game review (c4tui/review.py and ``c4tui review``): marks, better moves, values
+"""Whole-game review (c4tui/review/game.py and ``c4tui review``): marks, better moves, values
 checked against the scored test data, accuracy, cancellation, the command line."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from c4tui.engine.scores import result_words
 from testdata import load_positions, sample
 from typer.testing import CliRunner
 
-from c4tui.accuracy import accuracy_text, game_accuracy, move_accuracy, win_percent
 from c4tui.cli import app
-from c4tui.review import (
+from c4tui.review.accuracy import accuracy_text, game_accuracy, move_accuracy, win_percent
+from c4tui.review.game import (
     BLUNDER,
     INACCURACY,
     MISTAKE,

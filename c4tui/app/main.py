@@ -22,7 +22,7 @@ from textual.screen import Screen
 from c4tui.bounded import shown
 from c4tui.engine.board.position import Position
 from c4tui.gamefile.tree import Node
-from c4tui.review import INACCURACY_MOVES
+from c4tui.review.game import INACCURACY_MOVES
 
 from .bridge.engine_bridge import EngineBridge
 from .bridge.eval_history import EvalHistory

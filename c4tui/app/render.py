@@ -15,7 +15,7 @@ from textual.screen import Screen
 
 from c4tui.engine.board.position import Position
 from c4tui.gamefile.tree import Node
-from c4tui.review import MoveReview
+from c4tui.review.game import MoveReview
 
 from .bridge.engine_view import EngineView, ExactEntry, ExactStatus
 from .bridge.eval_history import EvalHistory

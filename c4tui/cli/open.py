@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from c4tui.bounded import shown
-from c4tui.review import INACCURACY_MOVES
+from c4tui.review.game import INACCURACY_MOVES
 from c4tui.units import Strength
 
 from . import options

@@ -1,4 +1,4 @@
-"""``c4tui review``: whole-game analysis with the exact solver (c4tui/review.py).
+"""``c4tui review``: whole-game analysis with the exact solver (c4tui/review/game.py).
 
 Every position of the game is solved; each move is printed with the result before and
 after it, its accuracy, and a mark where it changed the result (``??`` a win thrown away,
@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from c4tui.accuracy import accuracy_text
 from c4tui.bounded import shown
-from c4tui.review import INACCURACY_MOVES, MARKS
+from c4tui.review.accuracy import accuracy_text
+from c4tui.review.game import INACCURACY_MOVES, MARKS
 from c4tui.units import plural
 
 from . import options
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from rich.progress import Progress
 
     from c4tui.engine.solver.solver import Solver
-    from c4tui.review import GameReview
+    from c4tui.review.game import GameReview
 
 
 def review(
@@ -65,7 +65,7 @@ def review(
 ) -> None:
     """Review a game: the exact value of every move, its mistakes and the better moves,
     each side's accuracy; or a folder of games, per player (--summary)."""
-    from c4tui.review import Reviewer
+    from c4tui.review.game import Reviewer
 
     from .open import resolve_target
     from .solve import build_solver
@@ -110,7 +110,7 @@ def _check_pictures(svg: Path | None, png: Path | None, folder: bool) -> list[tu
     for kind, path in pictures:
         options.picture_path("review", f"--{kind}", str(path))
     if png is not None:
-        from c4tui.review_graph import MissingMatplotlib, check_png
+        from c4tui.review.graph import MissingMatplotlib, check_png
 
         try:
             check_png()
@@ -125,7 +125,7 @@ def _write_pictures(pictures: list[tuple[str, Path]], result: GameReview,
     if not pictures:
         return
     from c4tui.atomicfile import atomic_write
-    from c4tui.review_graph import review_png, review_svg
+    from c4tui.review.graph import review_png, review_svg
 
     for kind, path in pictures:
         data = review_svg(result, headers).encode() if kind == "svg" else \

@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from c4tui.accuracy import accuracy_text
 from c4tui.bounded import shown
-from c4tui.review import MARKS, GameReview, ReviewCancelled, Reviewer
+from c4tui.review.accuracy import accuracy_text
+from c4tui.review.game import MARKS, GameReview, ReviewCancelled, Reviewer
 
 #: Seconds between progress reports: on a terminal, and in a log.
 EVERY_TTY = 0.5

@@ -1,6 +1,6 @@
 """The game review (key R) in the background: every position of the line solved exactly.
 
-One daemon thread per review runs :class:`c4tui.review.Reviewer` with the worker's own
+One daemon thread per review runs :class:`c4tui.review.game.Reviewer` with the worker's own
 solver (a modest table, one thread, at the engine's lower priority), so the exact worker
 keeps answering for the viewed position meanwhile. The values found are kept per position
 (they are facts: a later review or a changed line keeps them); the UI reads the marks of
@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from c4tui.engine.board.position import Position
-from c4tui.review import (
+from c4tui.review.game import (
     INACCURACY_MOVES,
     GameReview,
     MoveReview,

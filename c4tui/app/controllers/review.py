@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from c4tui.accuracy import accuracy_text
 from c4tui.engine.board.position import PLAYER_NAMES, Position
 from c4tui.engine.scores import result_words
-from c4tui.review import INACCURACY_MOVES, MARKS, ONLY_MOVE, GameReview, MoveReview, Values
+from c4tui.review.accuracy import accuracy_text
+from c4tui.review.game import INACCURACY_MOVES, MARKS, ONLY_MOVE, GameReview, MoveReview, Values
 
 from ...report.text import plural
 from ..bridge.engine_bridge import EngineBridge, EngineMissing

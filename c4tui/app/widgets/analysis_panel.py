@@ -13,7 +13,7 @@ from textual.widget import Widget
 from c4tui.engine.board.geometry import COLUMN_NAMES
 from c4tui.engine.board.position import PLAYER_NAMES, Position
 from c4tui.engine.seam import Band, Score, Snapshot, Source
-from c4tui.review import BLUNDER, INACCURACY, MISTAKE, ONLY_MOVE, MoveReview
+from c4tui.review.game import BLUNDER, INACCURACY, MISTAKE, ONLY_MOVE, MoveReview
 
 from ...report.text import game_over_text
 from ..bridge.engine_view import EngineState, EngineView, ExactStatus, line_ends

@@ -42,7 +42,7 @@ class Token(NamedTuple):
 class MoveList(Widget):
     """The app sets ``root`` (the game tree), ``line_path`` (the current line), ``ply``
     (the viewed ply along it) and ``marks`` (ply of the current line -> a mark drawn after
-    its move: c4tui.review's ``??``, ``?``, ``?!``, ``!``); a click on a move posts
+    its move: c4tui.review.game's ``??``, ``?``, ``?!``, ``!``); a click on a move posts
     :class:`NodeClicked`. Wrapped to the widget's width; when the game is longer than the
     widget, the lines around the viewed move are shown."""
 

@@ -2,7 +2,7 @@
 SVG, standard library only) and ``--png OUT`` (matplotlib, the optional ``pictures`` extra).
 
 One point per position of the game (the start, then after each move): White's win
-percentage with perfect play from there (:func:`c4tui.accuracy.win_percent` of the exact
+percentage with perfect play from there (:func:`c4tui.review.accuracy.win_percent` of the exact
 score, the review's accuracy scale: 100 White wins at once, 95-100 a White win, 50 a draw,
 0-5 a Black win), so a move that changes the result is a jump and a slower win a small
 step. Each move marked ``??``, ``?`` or ``?!`` gets its mark at the point after it, with
@@ -17,9 +17,9 @@ import io
 from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
-from c4tui.accuracy import win_percent
 from c4tui.bounded import shown
-from c4tui.review import BLUNDER, INACCURACY, MISTAKE, GameReview
+from c4tui.review.accuracy import win_percent
+from c4tui.review.game import BLUNDER, INACCURACY, MISTAKE, GameReview
 
 #: The drawn marks: glyph, class (in the SVG), colour, and the legend's words.
 DRAWN = ((BLUNDER, "blunder", "#d55e00", "a win thrown away"),

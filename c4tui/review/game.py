@@ -17,7 +17,7 @@ a mark (:func:`judge`):
 
 A mistake names the better moves: the columns that keep the result the position had; an
 inaccuracy those of the fastest win (or slowest loss). Each move also gets an accuracy, and
-each side a game accuracy (:mod:`c4tui.accuracy`: lichess's formulas on exact values).
+each side a game accuracy (:mod:`c4tui.review.accuracy`: lichess's formulas on exact values).
 Scores are the solvers' convention (:mod:`c4tui.engine.scores`): 0 a draw, positive a win
 for the side to move. This module knows nothing of Textual or numba; the CLI
 (``c4tui review``) and the app (key ``R``) both use it. ``progress`` reports each solved
@@ -32,10 +32,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from c4tui.accuracy import game_accuracy, move_accuracy, win_percent
 from c4tui.engine.board.position import Position, square_name
 from c4tui.engine.scores import result_words, win_score
 from c4tui.gamefile.movetext import move_number
+from c4tui.review.accuracy import game_accuracy, move_accuracy, win_percent
 
 BLUNDER = "??"
 MISTAKE = "?"
@@ -137,7 +137,7 @@ class MoveReview:
 
     @property
     def accuracy(self) -> float:
-        """The move's accuracy, 0-100 (:func:`c4tui.accuracy.move_accuracy`)."""
+        """The move's accuracy, 0-100 (:func:`c4tui.review.accuracy.move_accuracy`)."""
         return move_accuracy(win_percent(self.before), win_percent(self.after()))
 
     def before_words(self) -> str:
@@ -173,7 +173,7 @@ class GameReview:
 
     def accuracy(self, player: int) -> float | None:
         """``player``'s game accuracy, 0-100 (None: no moves), from White's win
-        percentage of every position (:func:`c4tui.accuracy.game_accuracy`)."""
+        percentage of every position (:func:`c4tui.review.accuracy.game_accuracy`)."""
         percents = [win_percent(self.plies[0].before)]
         for m in self.plies:
             mover = win_percent(m.after())
