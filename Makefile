@@ -8,6 +8,12 @@ BIN := $(VENV)/bin
 # errors and every other warning of the install still show.
 EDITABLE := PYTHONWARNINGS="ignore:Editable installation" $(BIN)/pip install -q -e
 
+# The tests run in worker processes (pytest-xdist), one per core up to four: each worker
+# holds the engine (about 0.7 GB) and many tests start processes of their own. The tests
+# that compile one board size's kernels share a worker (tests/conftest.py SIZE_COMPILES).
+# TEST_WORKERS=0 runs them in this process, one after the other.
+TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); echo $$(( n < 4 ? n : 4 )))
+
 .PHONY: run test test-fast typecheck lint bench clean fuzz
 
 $(VENV)/.installed: pyproject.toml
@@ -24,14 +30,14 @@ run: $(VENV)/.installed
 # installs them first, and under CI=true a missing browser fails the test). mypy and ruff
 # run first: a type or lint error fails `make test` before the minutes of pytest.
 test: typecheck lint
-	$(BIN)/pytest -q $(PYTEST_ARGS)
+	$(BIN)/pytest -q -n $(TEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
 
 # The fast subset, under a minute once numba's cache is warm: a little of every package
 # (engine exactness, CLI, UGI, game files, books, a few app pilots), without the tests that
 # tests/conftest.py's SLOW table marks slow (real processes, terminals, the engine's
 # pilots, seconds of work).
 test-fast: $(VENV)/.installed
-	$(BIN)/pytest -q -m "not slow" $(PYTEST_ARGS)
+	$(BIN)/pytest -q -n $(TEST_WORKERS) --dist loadgroup -m "not slow" $(PYTEST_ARGS)
 
 # mypy sees the package as installed (engine/ and book/ are c4tui.engine and c4tui.book;
 # pyproject.toml points it at the link tree, so plain `mypy` works once this has run):

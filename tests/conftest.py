@@ -60,7 +60,7 @@ SLOW: dict[str, str] = {
     "tests/test_sizes.py": "kernels compiled for other board sizes, minutes",
     "tests/test_wide_analysis.py": "the analysis kernels compiled for 8x8, 7 s",
     "tests/test_solve_progress.py": "the empty board solved on a pty, 30 s",
-    "tests/test_solver_threads.py": "a cold compile (60 s) and thread scaling",
+    "tests/test_solver_threads.py": "the solver on several threads, a cold start's first line",
     "tests/test_trainer.py": "the trainer's pilots with the engine, 4 s",
     "tests/test_ugi_faults.py": "engine processes with faults, 20 s",
     "tests/test_ugi_match.py": "games between engine processes, 11 s",
@@ -129,9 +129,32 @@ SLOW: dict[str, str] = {
 }
 
 
+#: The files whose tests compile the kernels for another board size (in a subprocess, on a
+#: cold cache: 30-90 s each). ``make test`` runs the tests in two worker processes
+#: (pytest-xdist, ``--dist loadgroup``): the tests of one size share an ``xdist_group``, so
+#: one worker compiles a size once and the other never compiles the same one beside it.
+#: A test's size is its ``size`` parameter; a file's own size where it has none.
+SIZE_COMPILES: dict[str, str | None] = {
+    "tests/test_sizes.py": None,
+    "tests/test_explain_soundness.py": None,
+    "tests/test_wide_analysis.py": "8x8",
+}
+
+
+def _size_group(item, path: str) -> str | None:
+    """The ``xdist_group`` of a test that compiles another size's kernels, or None."""
+    if path not in SIZE_COMPILES:
+        return None
+    callspec = getattr(item, "callspec", None)
+    size = callspec.params.get("size") if callspec is not None else None
+    size = size or SIZE_COMPILES[path]
+    return f"size-{size}" if size else None
+
+
 @pytest.hookimpl(tryfirst=True)  # before -m "not slow" deselects by the marker
 def pytest_collection_modifyitems(config, items) -> None:
-    """Mark the tests of :data:`SLOW` ``slow``; refuse a name there that its file lacks."""
+    """Mark the tests of :data:`SLOW` ``slow``; refuse a name there that its file lacks;
+    group the tests of one board size's compile (:data:`SIZE_COMPILES`)."""
     modules = {}
     for item in items:
         path = item.nodeid.partition("::")[0]
@@ -139,6 +162,8 @@ def pytest_collection_modifyitems(config, items) -> None:
         name = getattr(item, "originalname", item.name)
         if path in SLOW or f"{path}::{name}" in SLOW:
             item.add_marker(pytest.mark.slow)
+        if (group := _size_group(item, path)) is not None:
+            item.add_marker(pytest.mark.xdist_group(group))
     gone = [key for key in SLOW if "::" in key
             and (module := modules.get(key.partition("::")[0])) is not None
             and not hasattr(module, key.partition("::")[2])]

@@ -2,9 +2,11 @@
 size, each compiling the solver for its size on a cold cache).
 
 A certificate claiming more than the exact value is a bug; so is one the independent
-checker refuses. By default 300 positions of 7x6 (8 to 40 discs) and 150 of each of 6x4,
-7x4 and 6x6; ``C4TUI_TEST_EXPLAIN=N`` runs N per size (docs/benchmarks.md,
-"Explanations", has the 10,000-position run).
+checker refuses. By default 300 positions of 7x6 (8 to 40 discs) and 150 of each of 5x4
+and 7x4 (Allis's small board): 5x4's kernels are compiled for tests/test_sizes.py anyway,
+and each further size costs a cold compile of 40 s in a clean clone's run.
+``C4TUI_TEST_EXPLAIN_SIZES=all`` adds 6x4 and 6x6; ``C4TUI_TEST_EXPLAIN=N`` runs N per
+size (docs/benchmarks.md, "Explanations", has the 10,000-position run).
 """
 
 from __future__ import annotations
@@ -18,7 +20,9 @@ from pathlib import Path
 import pytest
 
 PROBE = Path(__file__).with_name("explain_probe.py")
-SIZES = [("7x6", 8, 40, 300), ("6x4", 4, 20, 150), ("7x4", 4, 24, 150), ("6x6", 14, 30, 150)]
+SIZES = [("7x6", 8, 40, 300), ("5x4", 4, 18, 150), ("7x4", 4, 24, 150)]
+if os.environ.get("C4TUI_TEST_EXPLAIN_SIZES") == "all":
+    SIZES += [("6x4", 4, 20, 150), ("6x6", 14, 30, 150)]
 
 
 def _wrong(row: dict) -> bool:
