@@ -24,7 +24,7 @@ from c4tui.engine.board.position import Position
 from c4tui.gamefile.tree import Node
 from c4tui.review.game import INACCURACY_MOVES
 
-from .bridge.engine_bridge import EngineBridge
+from .bridge.engine_bridge import BridgeFactory, BridgeLike, EngineBridge
 from .bridge.eval_history import EvalHistory
 from .bridge.player import PlaySettings, Reply
 from .bridge.settings import SearchSettings
@@ -79,18 +79,22 @@ class C4App(App[None]):
                  headers: dict[str, str] | None = None, tree: Node | None = None,
                  play: PlaySettings | None = None, hints: bool = True,
                  autosave: Autosave | None = None, restore: Orphan | None = None,
-                 inaccuracy: int = INACCURACY_MOVES) -> None:
+                 inaccuracy: int = INACCURACY_MOVES,
+                 bridge: BridgeFactory | None = None) -> None:
         """``tree``: the game's moves with variations (default: ``position``'s); ``play``:
         start in play mode; ``hints`` False hides the engine's opinion; ``autosave``: write
         the session there; ``restore``: a crashed session to offer at start;
-        ``inaccuracy``: the review's N of the ``?!`` marks."""
+        ``inaccuracy``: the review's N of the ``?!`` marks; ``bridge``: builds the engine's
+        bridge from the settings, ``on_update`` and ``on_reply`` (default: the real
+        :class:`EngineBridge`, off if not ``engine``; tests pass a scripted fake)."""
         super().__init__()
         self.last_message = self.last_error = self.last_warning = ""
         self.model = GameModel(position, headers, tree)
         self.settings = settings or SearchSettings()
         updated = self._post_update  # (from the workers' threads: post_message is safe)
-        self.bridge = EngineBridge(self.settings, enable=engine, on_update=updated,
-                                   on_reply=self._post_reply)
+        make = bridge or (lambda s, u, r: EngineBridge(s, enable=engine, on_update=u,
+                                                       on_reply=r))
+        self.bridge: BridgeLike = make(self.settings, updated, self._post_reply)
         self.evals = EvalHistory()
         self.play = PlayControl(self.model, self.bridge, self, play, hints)
         shown = lambda: self.play.hints  # noqa: E731

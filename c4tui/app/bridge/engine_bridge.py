@@ -10,7 +10,8 @@ when ``on_update`` tells it something changed (the exact values, each iteration 
 search and each change of its state) and calls :meth:`tick` a few times a second to
 advance the budget and the column searches. With ``--engine`` an :class:`ExternalSearch`
 (a UGI process) takes the search's place (both are a ``SearchLike``); it cannot pause or
-step, and ``bridge.search`` says so.
+step, and ``bridge.search`` says so. :class:`BridgeLike` names what the app uses of it:
+the seam a test's fake bridge (tests/fake_bridge.py) fills instead.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import threading
 from collections.abc import Callable
+from typing import Protocol
 
 from c4tui.engine.board.position import Position
 from c4tui.engine.seam import Band, Score, SearchState, Snapshot
@@ -30,7 +32,61 @@ from .loader import Engine, EngineLoader
 from .player import EnginePlayer, Reply
 from .settings import SearchSettings
 
-__all__ = ["EngineBridge", "EngineState", "EngineView", "SearchSettings"]
+__all__ = ["BridgeFactory", "BridgeLike", "EngineBridge", "EngineState", "EngineView",
+           "SearchSettings"]
+
+
+class BridgeLike(Protocol):
+    """What the app, its controllers and its drawing use of the engine's bridge: the
+    :class:`EngineBridge`, or a test's scripted fake. Every call returns at once."""
+
+    settings: SearchSettings
+    #: the live analysis search of the viewed position, and the search keys' commands
+    search: LiveSearch
+    #: play mode's opponent
+    player: EnginePlayer
+
+    def start(self) -> None:
+        """Begin loading the engine in the background."""
+
+    def shutdown(self) -> None:
+        """Stop every job without waiting for any."""
+
+    @property
+    def external(self) -> bool:
+        """An external engine searches (``--engine``)."""
+
+    @property
+    def state(self) -> EngineState:
+        """The engine's availability (loading, ready, failed, off)."""
+
+    def set_position(self, pos: Position, *, force_search: bool = False,
+                     analyse: bool = True) -> None:
+        """The viewed position changed (``analyse`` False: neither solve nor search)."""
+
+    def analyse(self) -> str:
+        """Search the viewed position now; the message to show."""
+
+    def take_note(self) -> str:
+        """A warning from the engine's loading, once ("" when none)."""
+
+    def why_no_engine(self) -> str:
+        """Why there is no engine, in one line."""
+
+    def require_engine(self) -> Engine:
+        """The engine; :class:`EngineMissing` while it is not there."""
+
+    def tick(self) -> bool:
+        """The UI's poll; True while something may change that no update tells of."""
+
+    def view(self, pos: Position) -> EngineView:
+        """The engine's state as seen from the viewed position ``pos``."""
+
+
+#: Builds the app's bridge from its settings, ``on_update`` and ``on_reply`` (see
+#: :class:`EngineBridge`); ``C4App(bridge=...)`` takes one.
+BridgeFactory = Callable[[SearchSettings, Callable[[], None], Callable[[Reply], None]],
+                         BridgeLike]
 
 
 class EngineBridge:

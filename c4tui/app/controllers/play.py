@@ -21,7 +21,7 @@ from c4tui.engine.board.position import PLAYER_NAMES, IllegalMoveError, Position
 from c4tui.units import PERFECT, UnitError, parse_strength
 
 from ...report.text import game_over_text, human_count, human_time, move_name
-from ..bridge.engine_bridge import EngineBridge
+from ..bridge.engine_bridge import BridgeLike
 from ..bridge.engine_view import EngineState
 from ..bridge.player import PlaySettings, Reply
 from ..session.model import GameModel
@@ -34,7 +34,7 @@ class PlayControl:
     """``settings`` (None: analysis, not play mode) and ``hints`` (False: what the engine
     thinks of the position is hidden)."""
 
-    def __init__(self, model: GameModel, bridge: EngineBridge, host: Host,
+    def __init__(self, model: GameModel, bridge: BridgeLike, host: Host,
                  settings: PlaySettings | None, hints: bool) -> None:
         self.model, self.bridge, self.host = model, bridge, host
         self.settings = settings

@@ -16,7 +16,7 @@ from c4tui.engine.board.geometry import COLUMN_NAMES
 from c4tui.engine.board.position import Position
 
 from ...report.text import move_name
-from ..bridge.engine_bridge import EngineBridge
+from ..bridge.engine_bridge import BridgeLike
 from ..bridge.engine_view import EngineState
 from ..session.model import GameModel
 from ..widgets.search_path import path_moves
@@ -71,7 +71,7 @@ class PreviewControl:
     """``current`` is None or the :class:`Preview` shown; ``draw`` shows one on the
     board and in the analysis panel (nothing else changes: a hover is cheap)."""
 
-    def __init__(self, model: GameModel, bridge: EngineBridge, host: Host,
+    def __init__(self, model: GameModel, bridge: BridgeLike, host: Host,
                  hints: Callable[[], bool], draw: Callable[[Preview | None], None]) -> None:
         self.model, self.bridge, self.host = model, bridge, host
         self._hints = hints

@@ -11,7 +11,7 @@ from c4tui.review.accuracy import accuracy_text
 from c4tui.review.game import INACCURACY_MOVES, MARKS, ONLY_MOVE, GameReview, MoveReview, Values
 
 from ...report.text import plural
-from ..bridge.engine_bridge import EngineBridge, EngineMissing
+from ..bridge.engine_bridge import BridgeLike, EngineMissing
 from ..bridge.eval_history import EvalHistory
 from ..bridge.review_worker import ReviewJob, ReviewWorker
 from ..session.model import GameModel
@@ -21,7 +21,7 @@ from .host import Host
 class ReviewControl:
     """``on_update``: called from the review's thread when it has solved a position."""
 
-    def __init__(self, model: GameModel, bridge: EngineBridge, host: Host,
+    def __init__(self, model: GameModel, bridge: BridgeLike, host: Host,
                  hints: Callable[[], bool], on_update: Callable[[], None],
                  inaccuracy: int = INACCURACY_MOVES) -> None:
         """``inaccuracy``: the N of the ``?!`` marks (``c4tui --inaccuracy N``)."""

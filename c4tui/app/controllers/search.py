@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from c4tui.units import UnitError, parse_count, parse_mb
 
-from ..bridge.engine_bridge import EngineBridge, EngineMissing
+from ..bridge.engine_bridge import BridgeLike, EngineMissing
 from ..bridge.live_search import NOT_WITH_EXTERNAL
 from ..bridge.settings import SearchSettings
 from ..session.model import GameModel
@@ -26,7 +26,7 @@ class SearchControl:
     """Every answer is a one-line message. ``hints``: whether the engine's opinion is
     shown (play mode may hide it; the search keys then refuse)."""
 
-    def __init__(self, model: GameModel, bridge: EngineBridge, settings: SearchSettings,
+    def __init__(self, model: GameModel, bridge: BridgeLike, settings: SearchSettings,
                  host: Host, hints: Callable[[], bool]) -> None:
         self.model, self.bridge, self.settings, self.host = model, bridge, settings, host
         self._hints = hints
