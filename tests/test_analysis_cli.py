@@ -1,4 +1,4 @@
-"""``c4tui analyze`` and ``c4tui selfplay`` (c4tui/cli/analyze.py, c4tui/cli/selfplay.py)."""
+"""``c4tui analyze`` and ``c4tui selfplay`` (c4tui/cli/analyze/, c4tui/cli/selfplay.py)."""
 
 from __future__ import annotations
 

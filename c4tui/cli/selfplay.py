@@ -107,7 +107,7 @@ def selfplay(
     if test_opts.use_book or base_opts.use_book:
         from rich.console import Console
 
-        from .books import prepare_books
+        from .load_books import prepare_books
 
         books = prepare_books(Console(stderr=True))
     on_game = None

@@ -67,7 +67,7 @@ def _build_solver(hash_mb: int | None, book: bool, threads: int,
     if book:
         from rich.console import Console
 
-        from .books import prepare_books
+        from .load_books import prepare_books
 
         books = prepare_books(Console(stderr=True))  # a bar while the database is converted
     class OneShotSolver(Solver):

@@ -19,8 +19,8 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from ..books import prepare_books
 from ..errors import FAILURE, fail
+from ..load_books import prepare_books
 from .peers import BitBullyAnalysis, optional_peer
 from .sets import read_text
 

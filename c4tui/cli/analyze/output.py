@@ -1,6 +1,6 @@
 """What ``c4tui analyze`` prints: the search's iterations as they complete (a live table,
 or JSON lines) and its result (text or JSON; docs/analysis.md describes the fields). The
-command, its options and the search are analyze.py's."""
+command, its options and the search: __init__.py."""
 
 from __future__ import annotations
 

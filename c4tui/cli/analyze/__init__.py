@@ -16,11 +16,11 @@ import typer
 
 from c4tui.bounded import LineTooLong
 
-from . import options
-from .analyze_output import print_iterations, print_result
-from .errors import FAILURE, check_range, fail
-from .helptext import TidyCommand
-from .size import SIZE_OPTION, check_size
+from .. import options
+from ..errors import FAILURE, check_range, fail
+from ..helptext import TidyCommand
+from ..size import SIZE_OPTION, check_size
+from .output import print_iterations, print_result
 
 if TYPE_CHECKING:
     from c4tui.engine.board.position import Position
@@ -183,7 +183,7 @@ def _search(pos: Position, limits: Limits, opts: SearchOptions, as_json: bool,
     if opts.use_book:
         from rich.console import Console
 
-        from .books import prepare_books
+        from ..load_books import prepare_books
 
         books = prepare_books(Console(stderr=True))  # a bar while the database is converted
     ctl = SearchController(book=books)

@@ -16,9 +16,9 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
-from . import options
-from .book_paths import book_path, no_books_past_64_bits
-from .errors import FAILURE, bad_value, fail
+from .. import options
+from ..errors import FAILURE, bad_value, fail
+from .paths import book_path, no_books_past_64_bits
 
 _out = Console(soft_wrap=True, highlight=False)
 _err = Console(stderr=True, highlight=False)

@@ -10,10 +10,11 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from . import book_check, book_info, options
-from .book_paths import book_path, default_out, no_books_past_64_bits, sized
-from .errors import FAILURE, bad_value, check_range, fail
-from .size import SIZE_OPTION, check_size
+from .. import options
+from ..errors import FAILURE, bad_value, check_range, fail
+from ..size import SIZE_OPTION, check_size
+from . import check, info
+from .paths import book_path, default_out, no_books_past_64_bits, sized
 
 book_app = typer.Typer(
     help="The opening book: exact scores of every early position.",
@@ -147,8 +148,8 @@ def build(
             raise typer.Exit(130)
 
 
-# ``info`` lives in its own module; it keeps its place after ``build`` in the help.
-book_app.command()(book_info.info)
+# ``info`` lives in its own module (info.py); it keeps its place after ``build`` in the help.
+book_app.command()(info.info)
 
 
 @book_app.command()
@@ -216,5 +217,5 @@ def lookup(
 
 
 # The checks live in their own module; they join the group after its own commands.
-book_app.command()(book_check.verify)
-book_app.command()(book_check.crosscheck)
+book_app.command()(check.verify)
+book_app.command()(check.crosscheck)

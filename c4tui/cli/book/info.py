@@ -10,9 +10,9 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from .book_paths import book_path, no_books_past_64_bits
-from .books import prepare_books
-from .errors import FAILURE, fail
+from ..errors import FAILURE, fail
+from ..load_books import prepare_books
+from .paths import book_path, no_books_past_64_bits
 
 _out = Console(soft_wrap=True)
 _err = Console(stderr=True, soft_wrap=True)

@@ -16,9 +16,9 @@ import typer
 from c4tui.bounded import shown
 from c4tui.units import plural
 
-from .db_explore import exact_values, explore_json, explore_table
-from .errors import FAILURE, USAGE, bad_value, fail
-from .size import SIZE_OPTION, check_size
+from ..errors import FAILURE, USAGE, bad_value, fail
+from ..size import SIZE_OPTION, check_size
+from .explore import exact_values, explore_json, explore_table
 
 if TYPE_CHECKING:
     import sqlite3

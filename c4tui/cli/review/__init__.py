@@ -5,7 +5,7 @@ after it, its accuracy, and a mark where it changed the result (``??`` a win thr
 ``?`` a draw thrown away), made it ``--inaccuracy N`` moves slower or missed a four
 (``?!``), or was the only winning move (``!``); then each side's accuracy and marks and
 the result of perfect play from the start. ``--json`` prints the same as one JSON object.
-``c4tui review DIR --summary`` reviews a folder's games, per player (review_summary.py).
+``c4tui review DIR --summary`` reviews a folder's games, per player (summary.py).
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ from c4tui.review.accuracy import accuracy_text
 from c4tui.review.game import INACCURACY_MOVES, MARKS
 from c4tui.units import plural
 
-from . import options
-from .errors import FAILURE, fail
-from .size import SIZE_OPTION, check_size
+from .. import options
+from ..errors import FAILURE, fail
+from ..size import SIZE_OPTION, check_size
 
 if TYPE_CHECKING:
     from rich.progress import Progress
@@ -67,8 +67,8 @@ def review(
     each side's accuracy; or a folder of games, per player (--summary)."""
     from c4tui.review.game import Reviewer
 
-    from .open import resolve_target
-    from .solve import build_solver
+    from ..open import resolve_target
+    from ..solve import build_solver
 
     check_size(size, "review")
     hash_mb = options.hash_mb(hash_text)
@@ -141,7 +141,7 @@ def _summary(folder: Path | None, as_json: bool, summary: bool, inaccuracy: int,
     """``review DIR --summary``: the folder's games, per player; exit 130 on Ctrl-C."""
     from c4tui.gamelist import game_paths
 
-    from .review_summary import leave, review_folder, summary_json, summary_text
+    from .summary import leave, review_folder, summary_json, summary_text
 
     if folder is None or not folder.is_dir():
         fail("review: --summary takes one folder of games")

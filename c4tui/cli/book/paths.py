@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .errors import fail
+from ..errors import fail
 
 
 def no_books_past_64_bits(what: str) -> None:

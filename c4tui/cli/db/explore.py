@@ -1,5 +1,5 @@
 """``c4tui db explore``'s answer: the moves' exact values and the explorer's table or
-JSON lines (the command itself, its options and the database are db.py's)."""
+JSON lines (the command itself, its options and the database: __init__.py)."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def exact_values(pos: Position, seconds: float) -> tuple[int | None, ...]:
     from c4tui.engine.board.geometry import WIDTH
     from c4tui.engine.seam import SearchAborted, default_threads
 
-    from .solve import build_solver
+    from ..solve import build_solver
 
     known = BookReader().column_scores(pos)
     if known is not None:
