@@ -21,10 +21,11 @@ from dataclasses import dataclass
 from decimal import Decimal, DecimalException
 
 from c4tui.engine.levels import MIN_LEVEL, PERFECT_LEVEL
+from c4tui.engine.levels import level as level_of
 
 # The caps are the engine's (its seam has no numba): one cap per option, in every command
 # and the app, although the exact solver's table alone could take up to 32768 MB.
-from c4tui.engine.seam import MAX_HASH_MB, MAX_NODE_LIMIT
+from c4tui.engine.seam import MAX_HASH_MB, MAX_NODE_LIMIT, Limits
 
 __all__ = ["MAX_HASH_MB", "MAX_NODE_LIMIT", "PERFECT", "Strength", "UnitError", "parse_count",
            "parse_level", "parse_mb", "parse_strength"]
@@ -124,11 +125,30 @@ _LEVEL_WORDS = ("level", "l")  # "level 5", "L5": a level however short the text
 @dataclass(frozen=True)
 class Strength:
     """How strong the engine plays: a ``level`` (1-10, 10 perfect play; see
-    c4tui.engine.levels), or a ``nodes`` limit of the analysis search (kept from before
-    the levels: when set, it is the strength)."""
+    c4tui.engine.levels), or, when set, ``limits``: the bounds of the analysis search
+    that then finds the move (a node limit, kept from before the levels). ``limits`` is
+    the very :class:`~c4tui.engine.seam.Limits` the search is started with: a strength's
+    node count has no other representation. ValueError for a level out of range or limits
+    without a node limit (a strength is typed as nodes)."""
 
     level: int = PERFECT_LEVEL
-    nodes: int | None = None
+    limits: Limits | None = None
+
+    def __post_init__(self) -> None:
+        if self.limits is None:
+            level_of(self.level)  # ValueError naming the range
+        elif self.limits.nodes is None:
+            raise ValueError("a strength's search needs a node limit")
+
+    @classmethod
+    def of_nodes(cls, nodes: int) -> Strength:
+        """The strength of the analysis search limited to ``nodes``."""
+        return cls(limits=Limits(nodes=nodes))
+
+    @property
+    def nodes(self) -> int | None:
+        """The search's node limit (None: a level)."""
+        return None if self.limits is None else self.limits.nodes
 
     def __str__(self) -> str:
         """``perfect``, ``level 5`` or ``100k nodes``: how every front end names it."""
@@ -180,7 +200,7 @@ def parse_strength(text: str, what: str) -> Strength:
                   and int(digits) <= PERFECT_LEVEL):  # 11 and up: nodes, as before
         return Strength(level=parse_level(full, what))
     try:
-        return Strength(nodes=parse_count(full, what, lo=PERFECT_LEVEL + 1))
+        return Strength.of_nodes(parse_count(full, what, lo=PERFECT_LEVEL + 1))
     except UnitError as exc:
         if not exc.reason.startswith("not a number"):
             raise  # a node count out of range says so

@@ -106,9 +106,10 @@ async def test_a_message_does_not_cover_the_status_line():
 @sync
 async def test_the_play_mode_status_line_fits():
     from c4tui.app.bridge.player import PlaySettings
+    from c4tui.units import Strength
 
     app = C4App(Position.from_moves("4453"), engine=False,
-                play=PlaySettings(side=1, nodes=100_000), hints=False)
+                play=PlaySettings(side=1, strength=Strength.of_nodes(100_000)), hints=False)
     async with app.run_test(size=(80, 24)) as pilot:
         its = [_iteration(d, 470 + d) for d in range(1, 13)]
         app.query_one(StatusLine).view = EngineView(

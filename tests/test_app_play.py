@@ -1,4 +1,4 @@
-"""Play mode: the engine answers the user's moves (perfect or at a node budget), the hints
+"""Play mode: the engine answers the user's moves (perfect or at a node limit), the hints
 hide, take-back removes two plies, leaving or taking back mid-think cancels, the CLI's
 --play options."""
 
@@ -41,7 +41,7 @@ def replies(app: C4App, plies: int):
 # ---------------------------------------------------------------------------- no engine
 def test_strength_values():
     assert parse_strength(" Perfect ", "--strength") == Strength(level=10)
-    assert parse_strength("10k", "--strength") == Strength(nodes=10_000)
+    assert parse_strength("10k", "--strength") == Strength.of_nodes(10_000)
     with pytest.raises(UnitError, match="'strong' is neither perfect, a level"):
         parse_strength("strong", "--strength")
     with pytest.raises(UnitError, match="out of range"):
@@ -69,7 +69,7 @@ def test_play_options_reach_the_app(monkeypatch):
     with pytest.raises(SystemExit) as info:
         main(["44", "--play", "Black", "--strength", "100k", "--vary"])
     assert info.value.code in (0, None)
-    assert seen == [(PlaySettings(side=1, nodes=100_000, vary=True), False)]
+    assert seen == [(PlaySettings(side=1, strength=Strength.of_nodes(100_000), vary=True), False)]
     main_args = ["--play", "white", "--hints"]
     with pytest.raises(SystemExit):
         main(main_args)
@@ -162,7 +162,7 @@ async def test_perfect_play_hints_and_take_back():
 
 
 @sync
-async def test_node_budget_dialog_and_cancel():
+async def test_node_limit_dialog_and_cancel():
     app = C4App(Position.from_moves("44"), settings=SearchSettings(auto=False))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: engine_ready(app), LOAD_TIMEOUT, "the engine")
@@ -176,7 +176,7 @@ async def test_node_budget_dialog_and_cancel():
         app.screen.query_one("#play-strength").value = "2k"
         await pilot.click("#play-vary")  # the mouse works too (vary: perfect play only)
         await pilot.click("#play-start")
-        assert app.play.settings == PlaySettings(side=1, nodes=2000, vary=True)
+        assert app.play.settings == PlaySettings(1, Strength.of_nodes(2000), vary=True)
         assert not app.play.hints
         await pilot.press("5")
         await wait_for(pilot, replies(app, 4), 60, "the engine's move")
@@ -188,8 +188,8 @@ async def test_node_budget_dialog_and_cancel():
         status = str(app.query_one("#status").render())
         assert f"({human_count(reply.nodes)} nodes)" in status and "2k nodes" not in status
 
-        # a budget that takes far longer than the test: leaving the mode cancels it
-        app.play.start(PlaySettings(side=1, nodes=10**9))
+        # a node limit that takes far longer than the test: leaving the mode cancels it
+        app.play.start(PlaySettings(side=1, strength=Strength.of_nodes(10**9)))
         await pilot.press("3")
         await until(pilot, lambda: "engine thinking…" in str(app.query_one("#status").render()),
                     "engine thinking… on the status line")
@@ -207,7 +207,7 @@ async def test_node_budget_dialog_and_cancel():
 
         # Black to move: the engine starts at once; take-back mid-think removes the
         # user's move only, and cancels
-        app.play.start(PlaySettings(side=1, nodes=10**9))
+        app.play.start(PlaySettings(side=1, strength=Strength.of_nodes(10**9)))
         await until(pilot, app.bridge.player.thinking, "the engine to think")
         await pilot.press("backspace")
         assert len(app.model.line) == plies - 1 and not app.bridge.player.thinking()

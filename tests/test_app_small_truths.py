@@ -18,6 +18,7 @@ from textual.app import App
 from c4tui.app import C4App, SearchSettings
 from c4tui.app.bridge.player import PlaySettings
 from c4tui.app.widgets import PlaySetupScreen
+from c4tui.units import Strength
 
 pytestmark = pytest.mark.usefixtures("tmp_home")
 
@@ -94,7 +95,7 @@ async def test_enter_starts_the_play_dialog_from_every_field(keys, vary):
         await pilot.press("enter")
         await until(pilot, lambda: app.result is not ..., "the dialog to start")
         settings, hide_hints = app.result
-        assert settings == PlaySettings(side=1, nodes=2000, vary=vary) and hide_hints
+        assert settings == PlaySettings(1, Strength.of_nodes(2000), vary) and hide_hints
 
 
 # ------------------------------------------------------------------ the threat panel

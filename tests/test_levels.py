@@ -1,6 +1,6 @@
 """Strength levels 1-10 (c4tui.engine.levels): legal, seeded moves; level 10 is perfect
 play; level 1 misses a threat now and then; the ladder's ends in real games; the strength
-vocabulary (``5``, ``L5``, ``level 5``, ``perfect``, node budgets)."""
+vocabulary (``5``, ``L5``, ``level 5``, ``perfect``, node limits: ``100k``, ``2M``)."""
 
 from __future__ import annotations
 
@@ -167,7 +167,8 @@ def test_level_10_beats_level_1_in_a_short_match():
 @pytest.mark.parametrize("text, strength", [
     ("perfect", Strength()), (" Perfect ", Strength(level=10)), ("10", Strength()),
     ("5", Strength(level=5)), ("L5", Strength(level=5)), ("level 3", Strength(level=3)),
-    ("1", Strength(level=1)), ("11", Strength(nodes=11)), ("100k", Strength(nodes=100_000)),
+    ("1", Strength(level=1)), ("11", Strength.of_nodes(11)),
+    ("100k", Strength.of_nodes(100_000)),
     ("010", Strength()), ("05", Strength(level=5)),  # (not "out of range (11 to ...)")
 ])
 def test_strength_words(text, strength):
@@ -175,9 +176,9 @@ def test_strength_words(text, strength):
 
 
 def test_strength_names():
-    assert [str(Strength(level=5)), str(Strength()), str(Strength(nodes=10_000))] == \
+    assert [str(Strength(level=5)), str(Strength()), str(Strength.of_nodes(10_000))] == \
         ["level 5", "perfect", "10k nodes"]
-    assert [Strength(level=5).typed, Strength().typed, Strength(nodes=2500).typed] == \
+    assert [Strength(level=5).typed, Strength().typed, Strength.of_nodes(2500).typed] == \
         ["5", "perfect", "2,500"]
 
 

@@ -17,6 +17,7 @@ from c4tui.app.bridge.loader import Engine
 from c4tui.app.bridge.player import EnginePlayer, PlaySettings
 from c4tui.app.widgets import PlaySetupScreen
 from c4tui.cli import main
+from c4tui.units import Strength
 
 pytestmark = pytest.mark.usefixtures("tmp_home")
 
@@ -33,7 +34,7 @@ def _moves(seed: int, level: int) -> list[int]:
     cols = []
     try:
         for pos in POSITIONS:
-            player.think(pos, PlaySettings(side=pos.to_move, level=level))
+            player.think(pos, PlaySettings(side=pos.to_move, strength=Strength(level=level)))
             reply = answers.get(timeout=60)
             assert reply.error == "" and reply.col is not None, reply
             assert pos.can_play(reply.col)
@@ -63,7 +64,7 @@ async def test_play_dialog_takes_a_level_and_the_status_line_names_it():
         app.screen.query_one("#play-strength").value = "5"
         await pilot.press("enter")
         await until(pilot, lambda: app.play.settings is not None, "play mode")
-        assert app.play.settings == PlaySettings(side=1, level=5)
+        assert app.play.settings == PlaySettings(side=1, strength=Strength(level=5))
         status = app.query_one("#status")
         await until(pilot, lambda: "engine level 5" in str(status.render()),
                     "the level on the status line")
@@ -85,13 +86,13 @@ def test_strength_option_takes_a_level(monkeypatch):
         with pytest.raises(SystemExit) as info:
             main(["44", "--play", "black", "--strength", word])
         assert info.value.code in (0, None)
-    assert seen == [PlaySettings(side=1, level=3)] * 3
+    assert seen == [PlaySettings(side=1, strength=Strength(level=3))] * 3
 
 
 def test_play_at_a_level_80x24(snap_compare):
     """Play mode at level 5, the user to move: the status line names the level."""
     app = C4App(Position.from_moves("44"), settings=SearchSettings(auto=False),
-                play=PlaySettings(side=1, level=5), hints=False)
+                play=PlaySettings(side=1, strength=Strength(level=5)), hints=False)
 
     async def ready(pilot) -> None:
         await wait_for(pilot, lambda: engine_ready(app), LOAD_TIMEOUT, "the engine")

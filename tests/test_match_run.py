@@ -1,4 +1,4 @@
-"""c4tui match end to end: a real short match of our engine at two node budgets (output
+"""c4tui match end to end: a real short match of our engine at two node limits (output
 and .c4g records), engines that crash, hang or play illegal moves (each loses its games,
 said in one line), and bad command lines (one line, no traceback)."""
 
@@ -49,7 +49,7 @@ def openings_file(tmp_path: Path, *lines: str) -> Path:
     return f
 
 
-def test_a_short_match_of_two_node_budgets_prints_the_table_and_writes_records(tmp_path):
+def test_a_short_match_of_two_node_limits_prints_the_table_and_writes_records(tmp_path):
     ops = openings_file(tmp_path, "4453", "d1 c1 d2")
     out = tmp_path / "games"
     t0 = time.monotonic()

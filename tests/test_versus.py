@@ -1,5 +1,5 @@
 """Engine versus engine in the app (key V, controllers/play.py): two of our engines at
-their own node budgets play a game to its end, as a game of the move list; V pauses and
+their own node limits play a game to its end, as a game of the move list; V pauses and
 resumes, p stops; the user's moves wait while they play; a snapshot of a finished game."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from c4tui.app.bridge.engine_view import EngineState
 from c4tui.app.bridge.player import PlaySettings
 from c4tui.app.controllers.play import versus_settings
 from c4tui.app.widgets import PromptScreen
-from c4tui.units import UnitError
+from c4tui.units import Strength, UnitError
 
 pytestmark = pytest.mark.usefixtures("tmp_home")
 
@@ -23,8 +23,9 @@ def status(app: C4App) -> str:
 
 
 def test_versus_strengths():
-    assert versus_settings("1k 10k") == (PlaySettings(0, 1000), PlaySettings(1, 10_000))
-    assert versus_settings(" perfect ") == (PlaySettings(0, None), PlaySettings(1, None))
+    assert versus_settings("1k 10k") == (PlaySettings(0, Strength.of_nodes(1000)),
+                                           PlaySettings(1, Strength.of_nodes(10_000)))
+    assert versus_settings(" perfect ") == (PlaySettings(0), PlaySettings(1))
     with pytest.raises(UnitError, match="not two strengths"):
         versus_settings("1k 2k 3k")
     with pytest.raises(UnitError, match="'fast' is neither perfect, a level"):
@@ -80,7 +81,8 @@ async def test_two_engines_play_a_game_to_the_end_and_pause_works():
         await wait_for(pilot, lambda: engine_ready(app), LOAD_TIMEOUT, "the engine")
         # slow engines first (a move takes a while): time to pause after two moves
         await start_versus(pilot, app, "3M 3M")
-        assert app.play.versus == (PlaySettings(0, 3_000_000), PlaySettings(1, 3_000_000))
+        assert app.play.versus == (PlaySettings(0, Strength.of_nodes(3_000_000)),
+                                   PlaySettings(1, Strength.of_nodes(3_000_000)))
         await until(pilot, lambda: len(app.model.line) >= len(start) + 2, "two engine moves",
                     60)
         # pause: the engines stop; the game stays as it is, however long one waits for it
@@ -103,7 +105,8 @@ async def test_two_engines_play_a_game_to_the_end_and_pause_works():
             await pilot.press("backspace")
         paused_at = list(app.model.line)
         await start_versus(pilot, app, "2k 500")
-        assert app.play.versus == (PlaySettings(0, 2000), PlaySettings(1, 500))
+        assert app.play.versus == (PlaySettings(0, Strength.of_nodes(2000)),
+                                   PlaySettings(1, Strength.of_nodes(500)))
         await wait_for(pilot, lambda: app.position.is_over, 120, "the end of the game",
                        detail=lambda: status(app))
         assert app.model.line[:len(paused_at)] == paused_at
@@ -122,7 +125,8 @@ async def test_the_user_cannot_move_while_the_engines_play_and_p_stops_them():
     app = C4App(Position.from_moves("44"), settings=SearchSettings(auto=False))
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_for(pilot, lambda: engine_ready(app), LOAD_TIMEOUT, "the engine")
-        app.play.start_versus(PlaySettings(0, 200_000_000), PlaySettings(1, 200_000_000))
+        slow = Strength.of_nodes(200_000_000)
+        app.play.start_versus(PlaySettings(0, slow), PlaySettings(1, slow))
         await until(pilot, lambda: app.bridge.player.thinking(), "the engine thinking")
         await pilot.press("3")
         assert "the engines are playing" in app.last_error and app.model.line == [3, 3]

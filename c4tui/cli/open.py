@@ -14,7 +14,7 @@ import typer
 
 from c4tui.bounded import shown
 from c4tui.review.game import INACCURACY_MOVES
-from c4tui.units import Strength
+from c4tui.units import PERFECT, Strength
 
 from . import options
 from .errors import FAILURE, fail
@@ -94,7 +94,7 @@ def open_workstation(
     strength: Annotated[
         str, typer.Option("--strength", metavar="S",
                           help=f"The engine's strength with --play ({options.STRENGTH_HELP}).")
-    ] = "perfect",
+    ] = PERFECT,
     vary: Annotated[
         bool, typer.Option("--vary", help="With --play perfect: pick at random among equally "
                            "good moves, so that games vary.")
@@ -137,7 +137,7 @@ def open_workstation(
     search = SearchOptions(use_book=book) if hash_mb is None else \
         SearchOptions(use_book=book, hash_mb=hash_mb)
     settings = SearchSettings(auto=auto, limits=limits, options=search, engine_cmd=argv)
-    opponent = None if engine_side is None else PlaySettings.of(engine_side, chosen, vary)
+    opponent = None if engine_side is None else PlaySettings(engine_side, chosen, vary)
     # a session that did not quit cleanly is offered first (claimed: no other start sees it);
     # a session served to a browser (c4tui serve) is a visitor's: neither kept nor offered
     served = "web_driver" in os.environ.get("TEXTUAL_DRIVER", "")

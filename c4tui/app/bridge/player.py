@@ -2,8 +2,8 @@
 
 The engine's move comes from its own solver or its own analysis search, never the ones the
 panels use: the exact worker aborts its solver when the viewed position changes or its
-budget runs out, which must not cut the engine's move short, and a reply must not wait
-behind the analysis of a position the user has left. Both are made on first use (a 64 MB
+time budget runs out, which must not cut the engine's move short, and a reply must not
+wait behind the analysis of a position the user has left. Both are made on first use (a 64 MB
 table for the solver, the search's usual tables) and kept, warm, for the next moves.
 
 No Textual here: :class:`EnginePlayer` calls ``on_reply`` from its thread, and the app
@@ -34,39 +34,28 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class PlaySettings:
-    """The engine's side (0 White, 1 Black) and strength: a ``level`` (1-10, 10 perfect
-    play: the exact solver with the books; below, c4tui.engine.levels's choice among the
-    exact scores, varied per game), or, when set, ``nodes``: the analysis search's node
-    limit. ``vary``: perfect play picks at random among equally good moves (else the one
-    nearest the centre, so the same game gets the same answers)."""
+    """The engine's side (0 White, 1 Black) and :class:`~c4tui.units.Strength`: a level
+    (1-10, 10 perfect play: the exact solver with the books; below, c4tui.engine.levels's
+    choice among the exact scores, varied per game), or the analysis search started with
+    the strength's ``limits``. ``vary``: perfect play picks at random among equally good
+    moves (else the one nearest the centre, so the same game gets the same answers)."""
 
     side: int
-    nodes: int | None = None
+    strength: Strength = Strength()
     vary: bool = False
-    level: int = PERFECT_LEVEL
-
-    @classmethod
-    def of(cls, side: int, strength: Strength, vary: bool = False) -> PlaySettings:
-        """The settings of a parsed strength (``c4tui.units.parse_strength``)."""
-        return cls(side, strength.nodes, vary, strength.level)
 
     @property
-    def as_strength(self) -> Strength:
-        """The strength alone, as parsed."""
-        return Strength(self.level, self.nodes)
-
-    @property
-    def strength(self) -> str:
+    def strength_name(self) -> str:
         """``perfect``, ``perfect (varies)``, ``level 5`` or ``100k nodes``: how the app
         names it."""
-        if self.vary and self.nodes is None and self.level == PERFECT_LEVEL:
+        if self.vary and self.strength == Strength():
             return f"{PERFECT} (varies)"
-        return str(self.as_strength)
+        return str(self.strength)
 
     @property
     def label(self) -> str:
         """``Black, perfect`` / ``White, level 5``."""
-        return f"{PLAYER_NAMES[self.side]}, {self.strength}"
+        return f"{PLAYER_NAMES[self.side]}, {self.strength_name}"
 
 
 @dataclass(frozen=True)
@@ -217,9 +206,10 @@ class EnginePlayer:
 
     def _answer(self, engine: Engine, job: _Job) -> tuple[int, int]:
         """(column, nodes); raises ``SearchAborted`` when cancelled."""
-        if job.settings.nodes is None:  # a level: the exact scores, and its choice
+        limits = job.settings.strength.limits
+        if limits is None:  # a level: the exact scores, and its choice
             return self._perfect(engine, job)
-        return self._searched(engine, job)
+        return self._searched(engine, job, limits)
 
     def _perfect(self, engine: Engine, job: _Job) -> tuple[int, int]:
         from c4tui.engine.solver.solver import Solver
@@ -232,7 +222,7 @@ class EnginePlayer:
         if job.number != self._number:  # cancelled while the table was made
             raise SearchAborted("cancelled")
         res = self._solver.analyze(job.pos)
-        lvl = job.settings.level
+        lvl = job.settings.strength.level
         # Below perfect play the game's seed replays a game; perfect play is the same
         # answer to the same position, unless it varies (then by the app's own generator)
         if lvl != PERFECT_LEVEL:
@@ -241,7 +231,7 @@ class EnginePlayer:
             rng = self._rng if job.settings.vary else None
         return play(job.pos, lvl, res.scores, rng), res.nodes
 
-    def _searched(self, engine: Engine, job: _Job) -> tuple[int, int]:
+    def _searched(self, engine: Engine, job: _Job, limits: Limits) -> tuple[int, int]:
         from c4tui.engine.analysis.controller import SearchController
         from c4tui.engine.seam import SearchState
 
@@ -250,8 +240,7 @@ class EnginePlayer:
             with self._lock:
                 self._search = search
         # the search alone, without the books: the node limit alone sets the strength
-        self._search.start(job.pos, Limits(nodes=job.settings.nodes),
-                           SearchOptions(use_book=False))
+        self._search.start(job.pos, limits, SearchOptions(use_book=False))
         self._search.wait()
         if self._search.error is not None:
             raise self._search.error

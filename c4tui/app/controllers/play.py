@@ -42,7 +42,7 @@ class PlayControl:
         self.last: Reply | None = None  #: the engine's last move, for the status line
         self._announced: int | None = None  # the finished game last announced
         # what the dialog proposes next time: the last choice
-        self._strength = PERFECT if settings is None else settings.as_strength.typed
+        self._strength = PERFECT if settings is None else settings.strength.typed
         self._vary = settings is not None and settings.vary
         #: engine versus engine: the engines of White and Black (None: not that mode)
         self.versus: tuple[PlaySettings, PlaySettings] | None = None
@@ -110,8 +110,8 @@ class PlayControl:
         self.last = None
         self._announced = None
         self.model.goto(len(self.model.line))
-        self.host.say(f"engine vs engine: White {white.strength}, Black {black.strength}; "
-                      "V pauses, p stops")
+        self.host.say(f"engine vs engine: White {white.strength_name}, "
+                      f"Black {black.strength_name}; V pauses, p stops")
         self.host.position_changed()
 
     def toggle_hints(self) -> None:
@@ -127,7 +127,7 @@ class PlayControl:
         self.hints = not hide_hints
         self.last = None
         self._announced = None
-        self._strength = settings.as_strength.typed
+        self._strength = settings.strength.typed
         self.bridge.player.new_game()  # a level's moves differ from the last game's
         self._vary = settings.vary
         you = PLAYER_NAMES[1 - settings.side]
@@ -246,7 +246,7 @@ class PlayControl:
         pos = self.model.position
         at_end = self.model.ply == len(self.model.line)
         hints = "" if self.hints else " · hints off (h)"
-        engine = f"engine {play.strength}"  # (its side: not "your move")
+        engine = f"engine {play.strength_name}"  # (its side: not "your move")
         if at_end and pos.is_over:
             return f"game over: {self._result(pos)}"
         if self.bridge.player.thinking(pos):
@@ -262,7 +262,7 @@ class PlayControl:
         reply = self.last
         if reply is not None and pos.history and pos.history[-1] == reply.col \
                 and reply.col is not None:
-            spent = f"{human_count(reply.nodes)} nodes" if play.nodes is not None \
+            spent = f"{human_count(reply.nodes)} nodes" if play.strength.limits is not None \
                 else human_time(reply.seconds)
             last = f"engine played {square_name(reply.col, pos.height(reply.col) - 1)}" \
                 f" ({spent}) · "
@@ -278,7 +278,7 @@ class PlayControl:
         at_end = self.model.ply == len(self.model.line)
         if at_end and pos.is_over:
             return f"game over: {self._result(pos)} · p leaves"
-        head = f"White {white.strength} vs Black {black.strength}"
+        head = f"White {white.strength_name} vs Black {black.strength_name}"
         if self.paused:
             return f"{head} · paused: V resumes, p stops"
         if not at_end:
@@ -296,5 +296,5 @@ def versus_settings(text: str) -> tuple[PlaySettings, PlaySettings]:
     if len(words) not in (1, 2):
         raise UnitError("strengths", repr(text), "not two strengths, White's and Black's "
                         "(levels 1-10, or nodes: 3 7, 10k 100k)")
-    nodes = [parse_strength(w, "strength") for w in words]
-    return PlaySettings.of(0, nodes[0]), PlaySettings.of(1, nodes[-1])
+    strengths = [parse_strength(w, "strength") for w in words]
+    return PlaySettings(0, strengths[0]), PlaySettings(1, strengths[-1])

@@ -105,7 +105,7 @@ class PlaySetupScreen(OnceModalScreen[PlayChoice | None]):
         strength = parse_strength(self.query_one("#play-strength", Input).value, "strength")
         side = 1 if self.query_one("#play-black", RadioButton).value else 0
         vary = self.query_one("#play-vary", Checkbox).value
-        return (PlaySettings.of(side, strength, vary),
+        return (PlaySettings(side, strength, vary),
                 self.query_one("#play-hide-hints", Checkbox).value)
 
     @on(Input.Submitted)
