@@ -46,6 +46,17 @@ async def until(pilot, cond: Callable[[], object], what: str, seconds: float = 1
     await wait_for(pilot, cond, seconds, what)
 
 
+def searched(app) -> bool:
+    """The viewed position's search has ended and its exact values are in (with the fake
+    bridge, tests/fake_bridge.py, both are there once the position is set)."""
+    from c4tui.app.bridge.engine_view import ExactStatus
+
+    view = app.bridge.view(app.position)
+    snap, exact = view.snapshot, view.exact
+    return snap is not None and not snap.state.active and exact is not None \
+        and exact.status is ExactStatus.DONE
+
+
 def engine_ready(app) -> bool:
     """The built-in engine has loaded and its search can run (a failed load fails the
     test with the engine's message)."""

@@ -8,7 +8,8 @@ import pytest
 from c4tui.engine.board.geometry import HEIGHT
 from c4tui.engine.board.position import Position
 from c4tui.engine.seam import Band, Score, SearchState, Snapshot
-from pilot_util import LOAD_TIMEOUT, engine_ready, sync, until, wait_for
+from fake_bridge import fake_bridge
+from pilot_util import sync, until
 
 from c4tui.app import C4App, SearchSettings
 from c4tui.app.bridge.engine_view import EngineState, EngineView, ExactEntry, ExactStatus
@@ -57,12 +58,17 @@ def test_best_move_comes_from_the_exact_values_else_the_search():
     assert best_move(view, Position.from_moves("4455667")) is None  # the game is over
 
 
+#: Two positions of tests/data, the second two moves after the first: the fake bridge's
+#: exact values are the data's (the one between them has none: nothing marked there)
+BEFORE, AFTER = "121", "12124"
+
+
 @sync
 async def test_best_move_marked_and_following_the_position():
-    app = C4App(Position.from_moves("4453"), settings=SearchSettings(auto=False))
+    app = C4App(Position.from_moves(BEFORE), settings=SearchSettings(auto=False),
+                bridge=fake_bridge())
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: exact_best(app) is not None, LOAD_TIMEOUT,
-                       "the exact values", detail=lambda: app.bridge.view(app.position).message)
+        await until(pilot, lambda: exact_best(app) is not None, "the exact values")
         board = app.query_one(BoardView)
         assert marked_columns(board) == []  # off until b
         await pilot.press("b")
@@ -73,9 +79,10 @@ async def test_best_move_marked_and_following_the_position():
         # each landing square is drawn on the highlight's background, no other square
         for c in range(7):
             assert (BEST_SQUARE.strip() in landing_styles(board, c)) == (c in best), c
-        await pilot.press("1")  # another position: the marker follows
-        await wait_for(pilot, lambda: exact_best(app) is not None and board.marked
-                       == exact_best(app), LOAD_TIMEOUT, "the new position's best move")
+        await pilot.press(*AFTER[len(BEFORE):])  # another position: the marker follows
+        await until(pilot, lambda: exact_best(app) is not None and board.marked
+                    == exact_best(app), "the new position's best move")
+        assert app.position.digits() == AFTER and exact_best(app) != best
         assert marked_columns(board) == list(exact_best(app) or ())
         await pilot.press("F")  # mirrored: the markers over the same columns, drawn mirrored
         drawn = [6 - c for c in marked_columns(board)]
@@ -86,14 +93,15 @@ async def test_best_move_marked_and_following_the_position():
 
 @sync
 async def test_play_mode_without_hints_hides_the_best_move():
-    app = C4App(Position.from_moves("4453"), play=PlaySettings(side=1), hints=False)
+    # tests/data's, White (you) to move: the engine, Black, is not asked for a move
+    app = C4App(Position.from_moves("5354"), play=PlaySettings(side=1), hints=False,
+                bridge=fake_bridge())
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: engine_ready(app), LOAD_TIMEOUT, "the engine")
         board = app.query_one(BoardView)
         await pilot.press("b")
         assert board.show_best and "hints" in app.last_message
         await pilot.pause(0)
         assert board.best is None and marked_columns(board) == []
         await pilot.press("h")  # hints on: shown once the engine knows it
-        await wait_for(pilot, lambda: board.marked != (), LOAD_TIMEOUT, "the best move")
+        await until(pilot, lambda: board.marked != (), "the best move")
         assert marked_columns(board) == list(board.marked)

@@ -5,19 +5,22 @@ from __future__ import annotations
 
 import pytest
 from c4tui.engine.board.position import Position
-from pilot_util import screen_text, sync
-from test_app_idle import LOAD_TIMEOUT, settled, wait_for
+from fake_bridge import fake_bridge
+from pilot_util import screen_text, searched, sync, until
 
 from c4tui.app import C4App, SearchSettings
 
 pytestmark = pytest.mark.usefixtures("tmp_home")
 
+#: tests/data's (the fake bridge's values and its search's)
+POSITION = "5354"
+
 
 @sync
 async def test_a_finished_search_names_no_key_that_then_does_nothing():
-    app = C4App(Position.from_moves("4453"), settings=SearchSettings())
+    app = C4App(Position.from_moves(POSITION), settings=SearchSettings(), bridge=fake_bridge())
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: settled(app), LOAD_TIMEOUT, "the search")
+        await until(pilot, lambda: searched(app), "the search")
         await pilot.press("space")
         hint = app.last_message
         assert hint.startswith("the search is done (depth "), hint
@@ -30,9 +33,10 @@ async def test_a_finished_search_names_no_key_that_then_does_nothing():
 
 @sync
 async def test_hidden_hints_refuse_the_search_keys():
-    app = C4App(Position.from_moves("4453"), settings=SearchSettings(), hints=False)
+    app = C4App(Position.from_moves(POSITION), settings=SearchSettings(), hints=False,
+                bridge=fake_bridge())
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: settled(app), LOAD_TIMEOUT, "the search")
+        await until(pilot, lambda: searched(app), "the search")
         for key in ("space", "n", "N", "x", "g"):
             app.last_error = ""
             await pilot.press(key)

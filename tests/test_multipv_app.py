@@ -7,6 +7,7 @@ from c4tui.engine.analysis.controller import run_search
 from c4tui.engine.board.geometry import COLUMN_NAMES
 from c4tui.engine.board.position import Position
 from c4tui.engine.seam import Limits, SearchOptions
+from fake_bridge import fake_bridge
 from pilot_util import LOAD_TIMEOUT, engine_ready, screen_text, sync, until, wait_for
 from textual.app import App, ComposeResult
 
@@ -23,7 +24,7 @@ LATE = "357332771543315157431465"
 @sync
 async def test_m_shows_the_three_best_lines_in_the_panel():
     pos = Position.from_moves(LATE)
-    app = C4App(pos)
+    app = C4App(pos, bridge=fake_bridge())  # the lines' values: tests/data's
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_for(pilot, lambda: engine_ready(app), LOAD_TIMEOUT, "the engine")
         own = app.screen.query_one(AnalysisPanel).size.height  # the style sheet's
