@@ -164,8 +164,9 @@ class FakeSearch:
         if not self._state.active:
             return False
         self._extra_nodes += n
+        # as the real kernel's node step, which pauses inside an iteration and tells no
+        # listener: the bridge's tick finds the pause (LiveSearch.step_unseen)
         self._state = SearchState.PAUSED
-        self._tell()
         return True
 
     def set_node_limit(self, nodes: int | None) -> None:

@@ -11,6 +11,7 @@ import dataclasses
 import pytest
 from c4tui.engine.board.position import Position
 from c4tui.engine.seam import Band, IterationReport, Score, SearchState, Snapshot
+from fake_bridge import fake_bridge
 from pilot_util import LOAD_TIMEOUT, until, wait_for
 from test_app_navigator import fake_view
 
@@ -38,10 +39,13 @@ def test_flipped_board_80x24(snap_compare):
 
 
 def test_best_move_marked_80x24(snap_compare):
-    app = C4App(Position.from_moves(POSITION), settings=SearchSettings(auto=False))
+    # tests/data's: White to move, b1 wins (score 18: with White's 4th disc); the fake
+    # bridge gives the data's values, no lines
+    app = C4App(Position.from_moves("3643"), settings=SearchSettings(auto=False),
+                bridge=fake_bridge())
 
     async def marked(pilot) -> None:
-        await wait_for(pilot, lambda: settled(app), LOAD_TIMEOUT, "the exact values")
+        await until(pilot, lambda: settled(app), "the exact values")
         await pilot.press("b")
         await until(pilot, lambda: app.main.board.marked != (), "the best move marked")
         app.state_changed()

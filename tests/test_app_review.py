@@ -1,10 +1,15 @@
 """Pilot tests of the game review (key R): the graph fills, the moves get their marks,
-the analysis panel names the better move; a changed game cancels the review."""
+the analysis panel names the better move; a changed game cancels the review.
+
+The first test runs the whole engine; the others use the fake bridge (tests/fake_bridge.py):
+the review itself is the real review worker with its own solver (the books the fake
+engine record carries), so its marks and accuracies are real."""
 
 from __future__ import annotations
 
 import pytest
 from c4tui.engine.board.position import Position
+from fake_bridge import fake_bridge
 from pilot_util import sync, until
 from test_app_engine import LOAD_TIMEOUT, engine_ready, wait_for
 
@@ -83,7 +88,8 @@ DEEP = "233752167"
 @pytest.mark.usefixtures("no_books")
 @sync
 async def test_a_changed_game_cancels_the_review():
-    app = C4App(Position.from_moves(DEEP), settings=SearchSettings(auto=False))
+    app = C4App(Position.from_moves(DEEP), settings=SearchSettings(auto=False),
+                bridge=fake_bridge())
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: engine_ready(app), LOAD_TIMEOUT, "the engine")
         await pilot.press("R")
@@ -108,7 +114,8 @@ async def test_a_changed_game_cancels_the_review():
 @sync
 async def test_review_shows_inaccuracies_and_accuracy():
     # 4. g2?!: a1 and e1 win at once, g2 wins a move later; what the user sees of it
-    app = C4App(Position.from_moves("4433277"), settings=SearchSettings(auto=False))
+    app = C4App(Position.from_moves("4433277"), settings=SearchSettings(auto=False),
+                bridge=fake_bridge())
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_for(pilot, lambda: engine_ready(app), LOAD_TIMEOUT, "the engine")
         await pilot.press("R")
@@ -135,7 +142,7 @@ async def test_review_shows_inaccuracies_and_accuracy():
 async def test_the_app_reviews_with_its_inaccuracy_option(n, mark):
     # 36433: 3. c3 keeps the win 15 moves slower (c4tui --inaccuracy N, as c4tui review)
     app = C4App(Position.from_moves("36433"), settings=SearchSettings(auto=False),
-                inaccuracy=n)
+                inaccuracy=n, bridge=fake_bridge())
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_for(pilot, lambda: engine_ready(app), LOAD_TIMEOUT, "the engine")
         await pilot.press("R")
@@ -158,7 +165,8 @@ def test_the_app_refuses_an_absurd_inaccuracy():
 async def test_an_imperfect_accuracy_is_not_shown_as_100():
     # level 3 against level 7 (V): Black won, two of its moves slower wins (g1, b1): 99.7
     game = "44134357433572237777324421221155551166"
-    app = C4App(Position.from_moves(game), settings=SearchSettings(auto=False))
+    app = C4App(Position.from_moves(game), settings=SearchSettings(auto=False),
+                bridge=fake_bridge())
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_for(pilot, lambda: engine_ready(app), LOAD_TIMEOUT, "the engine")
         await pilot.press("R")

@@ -11,6 +11,7 @@ import time
 
 import pytest
 from c4tui.engine.board.position import Position
+from fake_bridge import fake_bridge
 from pilot_util import LOAD_TIMEOUT, until, wait_for
 
 from c4tui.app import C4App, SearchSettings
@@ -19,6 +20,7 @@ from c4tui.app.bridge.engine_view import EngineState
 pytestmark = pytest.mark.usefixtures("tmp_home")
 
 POSITION = "773777222545245661"  # White to move; c3 wins; both sides have threats
+DATA_POSITION = "5354"  # tests/data's: the fake bridge knows its values
 
 
 def analysed_app() -> tuple[C4App, object]:
@@ -151,13 +153,15 @@ def test_review_80x24(snap_compare):
 
 
 def test_play_dialog_80x24(snap_compare):
-    """p: the engine's side, strength and hints (the dialog needs a loaded engine)."""
-    app = C4App(Position.from_moves("4453"), settings=SearchSettings(auto=False))
+    """p: the engine's side, strength and hints (the dialog needs a loaded engine: the
+    fake bridge's, with tests/data's values of the position)."""
+    app = C4App(Position.from_moves(DATA_POSITION), settings=SearchSettings(auto=False),
+                bridge=fake_bridge())
 
     async def dialog(pilot) -> None:
-        await wait_for(pilot, lambda: (v := app.bridge.view(app.position)).state
-                       is EngineState.READY and v.exact is not None and v.exact.lines_done
-                       and v.verdict is not None, LOAD_TIMEOUT, "the exact values and verdict")
+        await until(pilot, lambda: (v := app.bridge.view(app.position)).state
+                    is EngineState.READY and v.exact is not None and v.exact.lines_done
+                    and v.verdict is not None, "the exact values and verdict")
         await pilot.press("p")
         await pilot.pause()
 
