@@ -42,7 +42,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
-from c4tui.engine.board.geometry import BOARD, H1, MAX_SCORE, MIN_SCORE, WIDTH
+from c4tui.engine.board.geometry import BOARD, H1, HEIGHT, MAX_SCORE, MIN_SCORE, NAME, WIDTH
 
 from c4tui.atomicfile import atomic_write
 
@@ -51,10 +51,15 @@ from .keys import mirror_keys
 
 #: Disc count of every position in the database.
 DB12_PLY = 12
+#: The database's board: BitBully's file exists for 7x6 only, so these are 7x6's numbers,
+#: not the process's size (c4tui.book uses the database on the default 7x6 board alone).
+DB12_WIDTH, DB12_HEIGHT = 7, 6
+#: A win with the winner's k-th disc scores ``DB12_WIN_BASE - k`` on that board (22 - k).
+DB12_WIN_BASE = (DB12_WIDTH * DB12_HEIGHT + 1) // 2 + 1
 DB12_SOURCE = "bitbully-databases (book_12ply_distances.dat)"
 DB12_LICENCE = "MIT (Markus Thill)"
 _RECORD = np.dtype([("code", ">i4"), ("score", "i1")])
-_CODE_BITS = WIDTH + 2 * DB12_PLY + 1  # 32
+_CODE_BITS = DB12_WIDTH + 2 * DB12_PLY + 1  # 32
 
 # Cache file: a small header, then the sorted canonical keys (u64 LE), then the scores (i8).
 _CACHE_MAGIC = b"C4DB"
@@ -103,8 +108,8 @@ def scores_from_db(values: np.ndarray) -> np.ndarray:
     """Our scores (``int8``, side to move's view) from the database's distance bytes."""
     v = values.astype(np.int16)
     d = 100 - np.abs(v)  # plies to the end of the game
-    win = (22 - (DB12_PLY + 1 + d) // 2).astype(np.int16)
-    loss = (-(22 - (DB12_PLY + d) // 2)).astype(np.int16)
+    win = (DB12_WIN_BASE - (DB12_PLY + 1 + d) // 2).astype(np.int16)
+    loss = (-(DB12_WIN_BASE - (DB12_PLY + d) // 2)).astype(np.int16)
     out = np.where(v > 0, win, np.where(v < 0, loss, 0))
     return out.astype(np.int8)
 
@@ -120,7 +125,7 @@ def decode_codes(codes: np.ndarray, progress: Progress | None = None) -> tuple[n
     square = np.zeros(n, np.int64)  # bit index of the next square of the current column
     bitpos = np.full(n, _CODE_BITS - 1, np.int64)
     col = np.zeros(n, np.int64)
-    steps = WIDTH + DB12_PLY  # every code has exactly 7 column ends and 12 discs
+    steps = DB12_WIDTH + DB12_PLY  # every code has exactly 7 column ends and 12 discs
     for step in range(steps):
         disc = ((c >> bitpos) & 1).astype(bool)
         second = ((c >> np.maximum(bitpos - 1, 0)) & 1).astype(bool)
@@ -133,10 +138,10 @@ def decode_codes(codes: np.ndarray, progress: Progress | None = None) -> tuple[n
         bitpos -= np.where(disc, 2, 1)
         if progress is not None:
             progress(step + 1, steps + 2)
-    if n and (np.any(col != WIDTH) or np.any(bitpos != 0)):
-        raise BookError("12-ply database: a board code does not describe 7 columns")
+    if n and (np.any(col != DB12_WIDTH) or np.any(bitpos != 0)):
+        raise BookError(f"12-ply database: a board code does not describe {DB12_WIDTH} columns")
     if np.any(mask & ~np.uint64(BOARD)):
-        raise BookError("12-ply database: a column holds more than 6 discs")
+        raise BookError(f"12-ply database: a column holds more than {DB12_HEIGHT} discs")
     return first, mask
 
 
@@ -165,7 +170,7 @@ def convert(src: Path, progress: Progress | None = None) -> Book:
     if len(keys) > 1 and not np.all(keys[1:] > keys[:-1]):
         raise BookError(f"{src}: a position is stored twice")
     if progress is not None:
-        progress(WIDTH + DB12_PLY + 2, WIDTH + DB12_PLY + 2)
+        progress(DB12_WIDTH + DB12_PLY + 2, DB12_WIDTH + DB12_PLY + 2)
     book = Book(keys, scores, 1 << DB12_PLY, path=src)
     return book
 
@@ -282,6 +287,11 @@ def load_db12(progress: Progress | None = None, convert_if_needed: bool = True) 
     line) if the database is missing or unusable; a damaged cache file is converted again.
     """
     global _unwritable
+    if (WIDTH, HEIGHT) != (DB12_WIDTH, DB12_HEIGHT):
+        # its keys (and a cached conversion's) are in the 7x6 layout: on another board they
+        # would be other positions' keys
+        raise BookError(f"the 12-ply database is of the {DB12_WIDTH}x{DB12_HEIGHT} board, "
+                        f"not {NAME}")
     src = source_path()
     stamp = _read_stamp()
     # The source as last verified: its cache file's name without reading 2 MB of the

@@ -1,10 +1,10 @@
 """The opening-book file format (``.c4b``), version 1, and the in-memory :class:`Book`.
 
 A book maps canonical position keys to exact scores. The key of a position is Pons's
-``current + mask`` (unique, 49 bits); the canonical key is ``min(key, mirror(key))`` so
+``current + mask`` (unique, 49 bits on 7x6); the canonical key is ``min(key, mirror(key))`` so
 that a position and its mirror image share one entry. Scores follow the perfect solvers'
 convention (0 draw, > 0 the side to move wins, a win with the winner's k-th own disc
-scores 22 - k).
+scores 22 - k on 7x6).
 
 File layout (all integers little-endian), see ``book/README.md``::
 
@@ -37,7 +37,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-from c4tui.engine.board.geometry import HEIGHT, IS_DEFAULT, MAX_SCORE, MIN_SCORE, NAME, SIZE, WIDTH
+from c4tui.engine.board.geometry import (
+    DEFAULT_HEIGHT,
+    DEFAULT_WIDTH,
+    HEIGHT,
+    IS_DEFAULT,
+    MAX_SCORE,
+    MIN_SCORE,
+    NAME,
+    SIZE,
+    WIDTH,
+)
 
 from c4tui.atomicfile import atomic_write
 from c4tui.bounded import FileRefused, read_file
@@ -226,7 +236,8 @@ def decode(data: bytes, source: str = "book") -> Book:
     if hsize != HEADER_SIZE or n > _MAX_ENTRIES or size >> 16:
         raise BookError(f"{source}: corrupt header")
     if size != _SIZE_FIELD:
-        w, h = (size >> 8, size & 0xFF) if size else (7, 6)
+        # 0: the default board's (7x6) book, written before the field held a size
+        w, h = (size >> 8, size & 0xFF) if size else (DEFAULT_WIDTH, DEFAULT_HEIGHT)
         raise BookError(f"{source}: a book of the {w}x{h} board, not {NAME} "
                         f"(use --size {w}x{h})")
     if plies >> (SIZE + 1):

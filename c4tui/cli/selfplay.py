@@ -62,8 +62,9 @@ def selfplay(
         str, options.nodes_option("Node limit per move, both sides", DEFAULT_NODES)
     ] = DEFAULT_NODES,
     openings: Annotated[
-        int, typer.Option("--openings", help="Play the first N of the 49 openings.")
-    ] = 49,
+        int | None, typer.Option("--openings", help="Play the first N of the two-ply "
+                                 "openings (default: all, width x width: 49 on 7x6).")
+    ] = None,
     hash_text: Annotated[
         str | None, options.hash_option("Tables of each side's search", "the search's")
     ] = None,
@@ -74,7 +75,8 @@ def selfplay(
     ] = None,
     size: SIZE_OPTION = None,
 ) -> None:
-    """MILTON's self-play test: the 49 two-ply openings, twice each with colours swapped.
+    """MILTON's self-play test: the two-ply openings (49 on 7x6), twice each with colours
+    swapped.
 
     Prints the candidate's wins:losses:draws against the baseline. Switches: pvs, mtdf,
     aspiration, quiescence, extensions, killers, recognition, book, threat-ordering,
@@ -88,14 +90,16 @@ def selfplay(
     check_size(size, "selfplay")
     limit = options.node_limit(nodes, None)
     hash_mb = options.hash_mb(hash_text)
-    if not 1 <= openings <= 49:
-        fail(f"selfplay: --openings {openings}: expected 1 to 49")
+    # every pair of first moves: width x width of them, on any board size
+    every = all_openings()
+    if openings is not None and not 1 <= openings <= len(every):
+        fail(f"selfplay: --openings {openings}: expected 1 to {len(every)}")
     try:
         test_opts = parse_option_set(candidate, hash_mb)
         base_opts = parse_option_set(baseline, hash_mb)
     except ValueError as e:
         fail(f"selfplay: {e}")
-    starts = all_openings()[:openings]
+    starts = every[:openings]
     t0 = time.perf_counter()
     games = 2 * len(starts)
 

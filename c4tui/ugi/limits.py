@@ -51,10 +51,10 @@ def parse_go(words: list[str], pos: Position | None = None) -> Limits:
     (whose side to move decides which clock counts; None: no clock budget); ValueError
     saying what is wrong.
 
-    ``depth`` is 1-42 plies and ``nodes`` at least 1; times are milliseconds and may be
-    negative on a clock that has run out (the budget is then the minimum): they become
-    ``Limits.time``, the seconds this search may take. Without ``nodes`` there is no node
-    limit.
+    ``depth`` is 1 to the board's squares (42 on 7x6), ``nodes`` at least 1; times are
+    milliseconds and may be negative on a clock that has run out (the budget is then the
+    minimum): they become ``Limits.time``, the seconds this search may take. Without
+    ``nodes`` there is no node limit.
     """
     values: dict[str, int] = {}
     infinite = False

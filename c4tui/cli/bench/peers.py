@@ -15,6 +15,8 @@ from rich.console import Console
 P = TypeVar("P")
 #: How to install BitBully, as README.md and docs/benchmarks.md say it.
 INSTALL = "pip install 'c4tui[bench]', or make bench in a checkout"
+#: BitBully solves the 7x6 board only (c4tui bench refuses it on another size).
+BITBULLY_WIDTH = 7
 
 
 def optional_peer(console: Console, make: Callable[[], P]) -> P | None:
@@ -63,4 +65,4 @@ class BitBullyAnalysis:
         """The score of each column (None: full) after ``moves`` (digits 1-7)."""
         board = self._bb.Board.from_moves([int(c) - 1 for c in moves])
         got = self.agent.score_all_moves(board)
-        return [got.get(c) for c in range(7)]
+        return [got.get(c) for c in range(BITBULLY_WIDTH)]
