@@ -13,19 +13,15 @@ from __future__ import annotations
 import random
 import sys
 import time
+from pathlib import Path
 
-from c4tui.engine.board.position import Position
 from c4tui.engine.explain import explain
 from c4tui.engine.explain.evaluate import evaluate
 
-
-def random_position(rng: random.Random, discs: int) -> Position:
-    while True:
-        pos = Position()
-        while pos.ply < discs and not pos.is_over:
-            pos.play(rng.choice(pos.legal_moves()))
-        if not pos.is_over and pos.ply == discs:
-            return pos
+# The random positions are the soundness test's (tests/explain_probe.py): one helper, so the
+# benchmark and the test draw the same positions from the same seed.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests"))
+from explain_probe import random_position  # noqa: E402
 
 
 def main() -> None:
