@@ -106,6 +106,24 @@ async def test_own_engine_fills_the_log_up_to_the_exact_result():
     assert_killed(proc)
 
 
+@sync
+async def test_own_engine_book_draw_is_done_at_once_and_said_to_be_the_books():
+    """Bug: ``c4tui engine`` said its books' draw as a bare ``score cp 0`` (depth 9) and
+    then waited for ``stop``: the app searched for ever, the 0 shown as a heuristic one."""
+    app = C4App(Position.from_moves("3"), settings=SearchSettings(engine_cmd=OWN_ENGINE))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: (s := snap(app)) is not None and s.state == "done",
+                       LOAD_TIMEOUT, "the external search to end")
+        s = snap(app)
+        (it,) = s.iterations
+        assert (it.score, it.proof, s.result.reason) == (Score(0, Band.EXACT), "book",
+                                                          SearchState.DONE)
+        assert s.elapsed < 1.5, s.elapsed  # at once: no wait for a silence (was 2 s)
+        await until(pilot, lambda: "book best d · draw" in render(app, "#analysis")
+                    and "from the books" in status(app), "the books' draw on the screen")
+        await pilot.press("q")
+
+
 @pytest.mark.usefixtures("no_books")
 @sync
 async def test_own_engine_space_stops_and_keeps_the_result_and_a_node_limit_applies():
@@ -221,55 +239,75 @@ async def test_scripted_engine_gets_the_commands_and_its_junk_is_a_note(tmp_path
 
 # ------------------------------------------------------------------ a book answer
 
-#: An engine that answers from its book, as ours does: one info line, then it waits for
-#: ``stop`` (UCI's ``go infinite``), saying nothing more; or (scores split by ";") a search
-#: that deepens to its result and is then silent.
+#: An engine that answers from its book: its lines, then it waits for ``stop`` (UCI's
+#: ``go infinite``), saying nothing more. Its lines (split by ";"): a score ("cp 0", an
+#: iteration at depth 6, 7, ...), or a whole line after "info " ("string proven book").
 BOOK = '''
 import sys
 log = open(sys.argv[1], "a", buffering=1)
-scores = sys.argv[2].split(";")
+items = sys.argv[2].split(";")
 for line in sys.stdin:
     log.write(line)
     w = line.split()
     out = {"ugi": "id name booky\\nugiok", "isready": "readyok", "stop": "bestmove f1"}.get(
         w[0] if w else "")
     if w[:1] == ["go"]:
-        out = "\\n".join(f"info depth {6 + i} score {score} nodes {25 + i} time 8 pv f1 g1"
-                         for i, score in enumerate(scores))
+        out = "\\n".join(
+            "info " + item if item.split()[0] in ("string", "depth") else
+            f"info depth {6 + i} score {item} nodes {25 + i} time 8 pv f1 g1"
+            for i, item in enumerate(items))
     if out:
         print(out, flush=True)
 '''
+PROVEN = "string proven"
+FULL_DRAW = "depth 38 score cp 0 nodes 25 time 8 pv f1 g1"  # 4453: 38 empty squares
 
 
-@pytest.mark.parametrize("score, says", [
-    ("mate -18", " ● done  d6/6  25 nodes"),  # proven, then silent: final
-    ("cp 0", " ● engine silent"),  # a value it may still improve: searching, or idle
-    ("cp -400;mate -18", " ● engine silent"),  # deepened to a proof: a shorter one may come
+@pytest.mark.parametrize("items, where, words", [
+    # a proof the engine announces, or its depth gives: final, the search ends at once
+    (f"{PROVEN} book;mate -18", "book", "Black wins in 18"),
+    (f"{PROVEN} book;cp 0", "book", "draw"),
+    (f"{PROVEN} solved;cp 0", "solved", "draw"),
+    (FULL_DRAW, "engine", "draw"),  # an engine that searched to the end of the game
+    # a value it may still improve: searching as far as the app knows, or silent
+    ("mate -18", "", "Black wins in 18 (recognized)"),  # a shallow proof may shrink
+    ("cp 0", "", "level (0)"),  # a heuristic 0 is not a draw
+    ("cp -400;mate -18", "", "Black wins in 18 (recognized)"),
+    (f"{PROVEN} guess;cp 0", "", "level (0)"),  # a source we do not know: no proof
 ])
 @sync
-async def test_a_book_answer_is_not_searching_for_ever(tmp_path, monkeypatch, score, says):
-    """Bug: after an answer from the engine's book the status line said "● searching"
-    for ever, the clock running, while the engine waited for "stop" (as UCI asks)."""
-    from c4tui.app.bridge import external_search
+async def test_a_proven_answer_ends_the_search_at_once_and_names_its_source(
+        tmp_path, monkeypatch, items, where, words):
+    """Bug: an answer from the engine's book left the status line at "● searching" for
+    ever while the engine waited for "stop" (as UCI asks); then a rule ended a lone proven
+    score after 2 s of silence, and a book draw (``cp 0``) never. Now the engine says that
+    its answer is proven (``c4tui engine`` does: docs/protocol.md) and the app stops it at
+    once, naming who proved it; anything else is searching until the user stops it."""
     from c4tui.app.widgets import status_line
 
-    # "silent" said after the quiet that ends a book answer: either is seen, never both
-    monkeypatch.setattr(external_search, "QUIET_AFTER_PROOF", 0.3)
     monkeypatch.setattr(status_line, "SILENT", 0.6)
     log = tmp_path / "commands.txt"
-    cmd = (*write(tmp_path, "booky.py", BOOK), str(log), score)
+    cmd = (*write(tmp_path, "booky.py", BOOK), str(log), items)
     app = C4App(Position.from_moves("4453"), settings=SearchSettings(engine_cmd=cmd))
+    says = " ● done" if where else " ● engine silent"
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: status(app).startswith(says), 30, says)
         line = status(app)
         assert "searching" not in line and "/s" not in line, line
-        if says.endswith("nodes"):
-            assert snap(app).result.best_move == 5  # f1
+        await until(pilot, lambda: words in render(app, "#analysis"), words)
+        analysis = render(app, "#analysis")
+        if where:
+            s = snap(app)
+            assert s.result.best_move == 5 and s.result.reason is SearchState.DONE  # f1
+            assert s.elapsed < 1.5, s.elapsed  # at once: no wait for a silence (was 2 s)
             assert "stop" in log.read_text().split()  # its answer taken: the go ended
-            assert "Black wins in 18 (recognized)" in render(app, "#analysis")
+            assert f"{where} best f · {words}" in analysis, analysis
+            assert ("from the books" in line) is (where == "book"), line
+            assert "(recognized)" not in analysis
         else:
             assert snap(app).state is SearchState.SEARCHING  # as far as the app knows
             assert "stop" not in log.read_text().split()
+            assert "draw" not in analysis, analysis
         await pilot.press("q")
 
 

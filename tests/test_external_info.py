@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from c4tui.engine.board.position import Position
 from c4tui.engine.scores import moves_to_end
-from c4tui.engine.seam import Band, Limits, Score, SearchState
+from c4tui.engine.seam import Band, Limits, Score, SearchState, Source
 
 from c4tui.app.bridge.external_run import ExternalRun
 from c4tui.ugi.info import (
@@ -14,6 +14,7 @@ from c4tui.ugi.info import (
     line_columns,
     parse_info,
     position_command,
+    proof_of,
     square_column,
     to_score,
 )
@@ -88,6 +89,27 @@ def test_full_depth_is_exact_and_cp_is_heuristic():
     assert to_score(parse_info("info depth 5 nodes 3"), pos) is None
     # an absurd distance stays a win, not a draw or a loss
     assert to_score(parse_info("info depth 5 score mate 99"), pos).value == 1
+
+
+def test_a_proof_is_announced_by_one_exact_string():
+    assert proof_of(parse_info("info string proven book")) == "book"
+    assert proof_of(parse_info("info string proven solved")) == "solved"
+    for other in ("info string proven", "info string proven guess", "info string book",
+                  "info string proven book and more", "info string level 3",
+                  "info depth 41 score cp 0 pv d1"):
+        assert proof_of(parse_info(other)) is None, other
+
+
+def test_a_proven_line_is_exact_at_any_depth_but_a_proof_of_a_cp_is_not_believed():
+    """Our engine's book answer: the depth of its line (9) says nothing, the proof does."""
+    pos = Position.from_moves("3")  # c1: a book draw, 41 empty squares
+    draw = parse_info("info depth 9 score cp 0 pv d1")
+    assert to_score(draw, pos) == Score(0, Band.HEURISTIC)  # a 0 alone is a heuristic 0
+    assert to_score(draw, pos, proven=True) == Score(0, Band.EXACT)
+    loss = to_score(parse_info("info depth 9 score mate -20 pv d1"), pos, proven=True)
+    assert loss.band is Band.EXACT and loss.value < 0
+    assert to_score(parse_info("info depth 9 score cp 35"), pos, proven=True) == \
+        Score(35, Band.HEURISTIC)
 
 
 def test_moves_are_landing_squares_checked_against_the_board():
@@ -199,3 +221,49 @@ def test_a_bad_or_null_bestmove_keeps_the_last_iteration():
     empty = ExternalRun(pos, Limits(nodes=None))
     assert empty.finish("0000") == "" and empty.result is None
     assert empty.snapshot().state is SearchState.DONE and empty.snapshot().best_move is None
+
+
+# ------------------------------------------------------------------ proven answers
+
+BOOK_DRAW = "info depth 41 seldepth 41 score cp 0 nodes 26 time 0 pv d1 d2 d3"
+
+
+@pytest.mark.parametrize("lines, proof, source", [
+    (["info string proven book", BOOK_DRAW], "book", Source.BOOK),
+    (["info string proven solved", BOOK_DRAW], "solved", Source.SEARCH),
+    ([BOOK_DRAW], "engine", Source.SEARCH),  # a foreign engine: only its depth says so
+])
+def test_a_proven_draw_is_final_and_names_its_source(lines, proof, source):
+    run = ExternalRun(Position.from_moves("3"), Limits(nodes=None, infinite=True))
+    for line in lines:
+        assert feed(run, line) == ""
+    (it,) = run.snapshot().iterations
+    assert (it.score, it.proof, it.source) == (Score(0, Band.EXACT), proof, source)
+    assert run.exhausted  # final: the search ends (ExternalSearch sends stop at once)
+    run.stop_sent = True
+    run.finish("d1")
+    assert run.snapshot().state is SearchState.DONE and run.result.source is source
+
+
+@pytest.mark.parametrize("lines", [
+    ["info depth 9 score cp 0 pv d1"],  # a heuristic 0, whatever its depth
+    ["info string proven book", "info depth 9 score cp 12 pv d1"],  # no proven value
+    ["info string proven book", "info nodes 5", "info depth 9 score cp 0 pv d1"],  # not next
+    ["info string proven guess", "info depth 9 score cp 0 pv d1"],  # no source we know
+])
+def test_a_zero_without_a_proof_is_never_called_proven(lines):
+    run = ExternalRun(Position.from_moves("3"), Limits(nodes=None, infinite=True))
+    for line in lines:
+        feed(run, line)
+    it = run.snapshot().iterations[-1]
+    assert it.score.band is Band.HEURISTIC and it.proof == "" and it.source is Source.SEARCH
+    assert not run.exhausted
+
+
+def test_a_proof_names_the_multipv_lines_best_first():
+    run = ExternalRun(Position.from_moves("3"), Limits(nodes=None, infinite=True))
+    feed(run, "info string proven book")
+    feed(run, "info depth 41 multipv 1 score cp 0 pv d1")
+    feed(run, "info depth 41 multipv 2 score cp 0 pv c2")
+    (it,) = run.snapshot().iterations
+    assert it.proof == "book" and it.best_move == 3 and run.exhausted

@@ -247,6 +247,52 @@ def test_exact_play_is_perfect(moves, score, columns):
         assert info["pv"][0] == move and info["depth"] == 42 - ply
 
 
+def proofs_and_lines(infos: list[str]) -> list[tuple[str | None, str]]:
+    """Each score line with the ``info string proven ...`` right before it (or None)."""
+    out, proof = [], None
+    for line in infos:
+        if line.startswith("info string "):
+            proof = line.removeprefix("info string ")
+        else:
+            out.append((proof, line))
+            proof = None
+    return out
+
+
+@pytest.mark.parametrize("exact, moves, proof, score", [
+    (False, "c1", "proven book", "cp 0"),  # a book draw: was a bare cp 0 at depth 9
+    (False, "", "proven book", "mate 21"),  # a book win: was mate 21 at depth 10
+    (True, "c1", "proven solved", "cp 0"),  # the exact solver's draw
+    (False, "d1 c1 d2 c2 d3 c3", "proven solved", "mate 1"),  # a win at once
+])
+def test_a_proven_answer_says_so(engine, exact, moves, proof, score):
+    """UCI has no draw score: a proven answer's line is announced by ``info string proven
+    book|solved`` and reports the whole game as its depth, so that a client can tell a
+    proven draw from a heuristic 0 and end a ``go infinite`` at once."""
+    engine.send(f"setoption name Exact value {str(exact).lower()}")
+    engine.ask("isready", "readyok", timeout=60)
+    engine.send("position startpos" + (f" moves {moves}" if moves else ""))
+    _, infos = engine.bestmove("go depth 3")
+    ((said, line),) = proofs_and_lines(infos)
+    info = parse_info(line)
+    empties = 42 - len(moves.split())
+    assert (said, info["score"], info["depth"]) == (proof, score, empties)
+    assert info["seldepth"] == empties
+
+
+def test_only_the_final_iteration_of_a_search_is_proven(engine):
+    """The analysis search deepening to the end (past the books): its heuristic and
+    recognized iterations say nothing, the full-depth one is proven (solved)."""
+    moves = Position.from_moves("44624532265124").algebraic()  # 28 empty squares
+    engine.send("position startpos moves " + moves)
+    _, infos = engine.bestmove("go")
+    lines = proofs_and_lines(infos)
+    assert [said for said, _ in lines[:-1]] == [None] * (len(lines) - 1)
+    said, last = lines[-1]
+    assert said == "proven solved" and parse_info(last)["depth"] == 28
+    assert parse_info(last)["score"] == "mate 14"
+
+
 # ------------------------------------------------------------------ bad input
 
 

@@ -33,7 +33,7 @@ from c4tui.engine.board.position import Position
 from c4tui.engine.seam import Limits
 
 from .client import EngineGone, UgiClient, shorten
-from .info import KNOWN_WORDS, Info, InfoError, parse_info, position_command
+from .info import KNOWN_WORDS, Info, InfoError, parse_info, position_command, proof_of
 from .limits import format_go
 
 __all__ = ["Analysis", "Engine", "EngineGone", "EngineListener", "EngineStatus", "PlayResult",
@@ -189,7 +189,9 @@ class Engine(UgiClient):
             self._last_info = info
             if self._queue is not None:
                 self._queue.append(info)
-            note = f"says: {shorten(info.string, 60)}" if info.string else ""
+            # a proof's announcement is protocol (info.proof_of), not words for the user
+            said = info.string and proof_of(info) is None
+            note = f"says: {shorten(info.string or '', 60)}" if said else ""
             return self.listener.on_info(info) or note
         if word == "bestmove":
             parts = line.split()

@@ -5,10 +5,13 @@ package). :class:`c4tui.ugi.engine.Engine` parses every ``info`` line with
 :func:`parse_info`; the app turns the records into its own (:func:`to_score`,
 :func:`line_columns`). UGI is UCI generalised to any game (docs/protocol.md). An ``info``
 line is a list of ``key value`` pairs; ``pv`` and ``string`` take the rest of the line.
-Engines differ in what they send, so every field is optional; a line that cannot be read
-raises :class:`InfoError` with a one-line reason (the app shows it and reads on) that
-quotes the engine's words escaped and cut (:func:`~c4tui.ugi.client.shorten`): a hostile engine's
-escape sequences never reach the screen.
+A proven score is read as one (:func:`to_score`): full depth (the whole game), or our
+engine's ``info string proven book|solved`` just before the line (:func:`proof_of`; UCI
+has no draw score, and ``cp 0`` alone is a heuristic 0). Engines differ in what they send,
+so every field is optional; a line that cannot be read raises :class:`InfoError` with a
+one-line reason (the app shows it and reads on) that quotes the engine's words escaped and
+cut (:func:`~c4tui.ugi.client.shorten`): a hostile engine's escape sequences never reach
+the screen.
 """
 
 from __future__ import annotations
@@ -33,6 +36,12 @@ REST_KEYS = frozenset({"pv", "string", "refutation", "currline"})
 #: Lines an engine may print besides ``info`` (answers we wait for, or harmless).
 KNOWN_WORDS = frozenset({"info", "bestmove", "readyok", "ugiok", "uciok", "id", "option",
                          "response", "copyprotection", "registration"})
+
+
+#: ``info string proven SOURCE``: the first word of the ``string`` that says the next
+#: ``info`` line's score is proven (c4tui.ugi.jobs prints it), and the sources it names.
+PROVEN_WORD = "proven"
+PROOF_SOURCES = ("book", "solved")
 
 
 class InfoError(ValueError):
@@ -107,6 +116,15 @@ def parse_info(line: str) -> Info:
     return Info(**fields)
 
 
+def proof_of(info: Info) -> str | None:
+    """The source of a proof an ``info string proven SOURCE`` line announces (``book``,
+    ``solved``: :data:`PROOF_SOURCES`), or None for any other line."""
+    words = (info.string or "").split()
+    if len(words) == 2 and words[0] == PROVEN_WORD and words[1] in PROOF_SOURCES:
+        return words[1]
+    return None
+
+
 # ---------------------------------------------------------------------- moves
 
 
@@ -147,18 +165,20 @@ def position_command(pos: Position) -> str:
 # ---------------------------------------------------------------------- scores
 
 
-def to_score(info: Info, pos: Position) -> Score | None:
+def to_score(info: Info, pos: Position, proven: bool = False) -> Score | None:
     """The line's score as the app's :class:`Score` (side to move's view), or None.
 
     ``mate K`` is a proven win with the engine's K-th own move (``mate -K``: a loss), the
     app's "win in K": EXACT when the iteration searched to the end of the game (depth at
-    least the empty squares), otherwise RECOGNIZED (the protocol does not say whether a
+    least the empty squares) or ``proven`` (an ``info string proven ...`` came just before:
+    :func:`proof_of`), otherwise RECOGNIZED (the protocol does not say whether a
     shallower proof is exact). ``cp X`` is the engine's heuristic value; ``cp 0`` at full
-    depth is an exact draw. ``mate 0`` (a finished game) gives None.
+    depth or ``proven`` is an exact draw (a proof of any other ``cp`` is not believed: the
+    value is heuristic). ``mate 0`` (a finished game) gives None.
     """
     if info.score is None or info.score_kind is None:
         return None
-    full = info.depth is not None and info.depth >= SIZE - pos.ply
+    full = proven or (info.depth is not None and info.depth >= SIZE - pos.ply)
     if info.score_kind == "cp":
         exact_draw = full and info.score == 0
         return Score(0, Band.EXACT) if exact_draw else Score(info.score, Band.HEURISTIC)

@@ -4,11 +4,18 @@ Two kinds, chosen by the ``Exact`` option:
 
 * :class:`ExactJob`: the exact solver (with the opening books): the best move by the exact
   score, i.e. the quickest win, the longest loss, or a draw. One ``info`` line, its score a
-  ``mate`` (or ``cp 0`` for a draw). ``depth``/``nodes`` do not bound it (an exact answer
-  has no partial form); a time limit or ``stop`` cuts it short, and the move then comes
-  from a short analysis search (:data:`FALLBACK_NODES`).
+  ``mate`` (or ``cp 0`` for a draw), said proven (below). ``depth``/``nodes`` do not
+  bound it (an exact answer has no partial form); a time limit or ``stop`` cuts it short,
+  and the move then comes from a short analysis search (:data:`FALLBACK_NODES`).
 * :class:`AnalysisJob`: MILTON's iterative deepening within the ``go`` limits, one ``info``
   line per completed iteration.
+
+A proven answer (the books', the exact solver's, a full-depth search's, a win at once) is
+said so on the wire, since ``score cp 0`` alone cannot tell a proven draw from a heuristic
+0 (UCI has no draw score): its ``info`` line reports ``depth`` and ``seldepth`` as the
+empty squares (the whole game: nothing deeper to search), and an ``info string proven
+book`` (or ``solved``) line right before it names where the proof came from
+(:func:`proven_lines`; the client's side is :func:`c4tui.ugi.info.proof_of`).
 
 Both use only the engine's public API (:mod:`c4tui.engine.seam`,
 :mod:`c4tui.engine.solver.solver`, :mod:`c4tui.engine.analysis.controller`). Kernels run
@@ -41,7 +48,10 @@ from c4tui.engine.seam import (
     Score,
     SearchAborted,
     SearchOptions,
+    Source,
 )
+
+from .info import PROVEN_WORD
 
 if TYPE_CHECKING:  # these load numba: imported where first used, after ``isready``
     from c4tui.engine.analysis.controller import SearchController
@@ -72,6 +82,12 @@ def score_words(score: Score, ply: int) -> str:
         n = moves_to_end(score.value, ply)
         return f"mate {n}" if score.value > 0 else f"mate -{n}"
     return f"cp {score.value}"
+
+
+def proof_line(source: str) -> str:
+    """``info string proven SOURCE``: the next ``info`` line's score is proven, by
+    ``source`` (one of :data:`c4tui.ugi.info.PROOF_SOURCES`: ``book``, ``solved``)."""
+    return f"info string {PROVEN_WORD} {source}"
 
 
 def info_line(*, depth: int, seldepth: int, score: str, nodes: int, elapsed: float,
@@ -394,7 +410,9 @@ class SearchJob:
                 return
             self.best = win  # nothing to search
             score = score_words(Score(win_score(self.pos.ply), Band.EXACT), self.pos.ply)
-            self.emit(info_line(depth=1, seldepth=1, score=score, nodes=0,
+            empties = SIZE - self.pos.ply  # proven: the whole game (module docstring)
+            self.emit(proof_line("solved"))
+            self.emit(info_line(depth=empties, seldepth=empties, score=score, nodes=0,
                                 elapsed=self._elapsed(), hashfull=0,
                                 pv=[self.pos.landing_square(win)]))
         except Exception as exc:  # a bug: say so, and still answer
@@ -449,6 +467,7 @@ class ExactJob(SearchJob):
         except SearchAborted:
             pass  # the clock or stop: the moves so far are a correct beginning
         empties = SIZE - self.pos.ply
+        self.emit(proof_line("solved"))  # the solver's root answer (its books included)
         self.emit(info_line(depth=empties, seldepth=empties,
                             score=score_words(Score(root.score, Band.EXACT), self.pos.ply),
                             nodes=nodes, elapsed=self._elapsed(), hashfull=solver.hashfull(),
@@ -499,7 +518,10 @@ class AnalysisJob(SearchJob):
         if res is not None and res.best_move >= 0:
             self.best = res.best_move
             if shown == 0 and res.depth > 0:  # answered without an iteration (a win at once)
-                self.emit(info_line(depth=res.depth, seldepth=max(res.depth, len(res.pv)),
+                depth = res.depth
+                if res.score.band is Band.EXACT:
+                    depth = self._proven(res.source)
+                self.emit(info_line(depth=depth, seldepth=max(depth, len(res.pv)),
                                     score=score_words(res.score, self.pos.ply),
                                     nodes=res.nodes, elapsed=self._elapsed(), hashfull=0,
                                     pv=self.pos.line_squares(res.pv)))
@@ -508,13 +530,21 @@ class AnalysisJob(SearchJob):
         """Emit the iterations not shown yet; the new count."""
         for it in iterations[shown:]:
             self.best = it.best_move
+            # the books' answer, a full-depth iteration or a win at once: final
+            depth = self._proven(it.source) if it.score.band is Band.EXACT else it.depth
             # MultiPV above 1: one line per PV, best first, numbered as UCI engines do
             lines = [(0, it.score, it.pv)] if self.res.multipv == 1 else \
                 [(i + 1, line.score, line.pv) for i, line in enumerate(it.lines)]
             for number, score, pv in lines:
                 self.emit(info_line(
-                    depth=it.depth, seldepth=max(it.depth, len(pv)),
+                    depth=depth, seldepth=max(depth, len(pv)),
                     score=score_words(score, self.pos.ply), multipv=number,
                     nodes=it.total_nodes, elapsed=it.total_elapsed,
                     hashfull=int(it.tt_fill * 1000), pv=self.pos.line_squares(pv)))
         return len(iterations)
+
+    def _proven(self, source: Source) -> int:
+        """Say that the next line's score is proven (its source's ``info string``) and
+        return its depth: the empty squares, the whole game (the module docstring)."""
+        self.emit(proof_line("book" if source is Source.BOOK else "solved"))
+        return SIZE - self.pos.ply

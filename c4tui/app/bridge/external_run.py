@@ -5,6 +5,12 @@ what the app's panels draw: an :class:`IterationReport` per completed iteration 
 :class:`Snapshot`, so the search log and the analysis panel draw an external engine's
 search exactly as they draw MILTON's. Pure bookkeeping (no threads, no process): the
 caller holds the lock.
+
+A proven score ends the search (``exhausted``: deeper search finds nothing new) and names
+its source, :attr:`ExternalIteration.proof`: ``book`` or ``solved`` when the engine said
+so (``info string proven book|solved`` before the line: ``c4tui engine`` does), ``engine``
+when only the depth says it (a foreign engine that searched to the end of the game). A
+``score cp 0`` without either is a heuristic 0, never a proven draw.
 """
 
 from __future__ import annotations
@@ -21,8 +27,9 @@ from c4tui.engine.seam import (
     SearchResult,
     SearchState,
     Snapshot,
+    Source,
 )
-from c4tui.ugi.info import Info, InfoError, line_columns, square_column, to_score
+from c4tui.ugi.info import Info, InfoError, line_columns, proof_of, square_column, to_score
 
 #: The window the log shows for an engine that does not say it: [-∞,∞].
 NO_WINDOW = 10_000
@@ -35,6 +42,9 @@ class ExternalIteration(IterationReport):
     """An iteration of an external engine: the built-in record plus its ``seldepth``."""
 
     seldepth: int = 0
+    #: who proved its score (final: EXACT band): ``book``, ``solved`` (the engine said
+    #: which), ``engine`` (only its depth says so); "" for a score that is not final
+    proof: str = ""
 
 
 class ExternalRun:
@@ -56,6 +66,7 @@ class ExternalRun:
         self.stop_sent = False
         self.result: SearchResult | None = None
         self._snapshot: Snapshot | None = None  # cached while nothing changes
+        self._proof: str | None = None  # announced for the next score line
 
     @property
     def active(self) -> bool:
@@ -66,7 +77,12 @@ class ExternalRun:
 
     def feed(self, info: Info) -> str:
         """Take one info line of this search; a complaint about it ("" if none)."""
-        if not self.active or info.multipv not in (None, 1):
+        if not self.active:
+            return ""
+        if info.string is not None and info.score is None:
+            self._proof = proof_of(info)  # says the next line is proven (or not)
+            return ""
+        if info.multipv not in (None, 1):
             return ""
         self._snapshot = None
         self.nodes = info.nodes if info.nodes is not None else self.nodes
@@ -77,7 +93,8 @@ class ExternalRun:
             else:
                 self.fail_lows += 1
             return ""
-        score = to_score(info, self.pos)
+        proof, self._proof = self._proof, None  # it names the line right after it only
+        score = to_score(info, self.pos, proven=proof is not None)
         if score is None:
             if info.depth is not None:
                 self.depth = max(1, info.depth)
@@ -95,7 +112,10 @@ class ExternalRun:
         if replace and prev is not None:  # the iteration's re-searches so far
             self.fail_highs += prev.fail_highs
             self.fail_lows += prev.fail_lows
+        final = score.band is Band.EXACT
         it = ExternalIteration(
+            source=Source.BOOK if final and proof == "book" else Source.SEARCH,
+            proof=(proof or "engine") if final else "",
             depth=depth, alpha=-NO_WINDOW, beta=NO_WINDOW, fail_highs=self.fail_highs,
             fail_lows=self.fail_lows, score=score, best_move=best,
             nodes=max(0, self.nodes - base_nodes), nps=self.nps, tt_probes=0, tt_hits=0,
@@ -109,7 +129,7 @@ class ExternalRun:
             del self.iterations[:-MAX_ITERATIONS]
         self.fail_highs = self.fail_lows = 0
         self.depth = depth + 1
-        self.exhausted = score.band is Band.EXACT
+        self.exhausted = final
         return why
 
     def finish(self, move: str | None, reason: SearchState | None = None) -> str:
@@ -139,8 +159,8 @@ class ExternalRun:
         pv = last.pv if last is not None and last.pv[:1] == (best,) else (best,)
         self.result = SearchResult(
             best_move=best, score=last.score if last else Score(0, Band.HEURISTIC), pv=pv,
-            nodes=self.nodes,
-            depth=last.depth if last else 0, reason=reason)
+            nodes=self.nodes, depth=last.depth if last else 0, reason=reason,
+            source=last.source if last else Source.SEARCH)
         return why
 
     def snapshot(self) -> Snapshot:

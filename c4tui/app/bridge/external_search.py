@@ -39,11 +39,12 @@ __all__ = ["EXTERNAL_NICE", "ExternalSearch"]
 #: cores; capped at 19, never above the app's own).
 EXTERNAL_NICE = 5
 
-#: Under ``go infinite``, a proven result (a mate score) as the engine's only word, then
-#: this many seconds of silence, end the search as done: an engine that answered from its
-#: book (ours does) waits for ``stop``, as UCI asks, and seemed to search for ever. (A
-#: search that deepened to a proof goes on: a deeper one may find a shorter win.)
-QUIET_AFTER_PROOF = 2.0
+# A search ends when the engine says its score is final (ExternalRun.exhausted: full
+# depth, or ``info string proven ...``): under ``go infinite`` an engine that answered
+# from its book or solver waits for ``stop``, as UCI asks, and we send it at once. Nothing
+# else ends one: a silence is shown as such (status line), never taken for an answer, since
+# a shallow proof (``mate K`` before full depth) may still shrink and a quiet engine may be
+# deep in an iteration.
 
 
 class ExternalSearch(EngineListener):
@@ -192,16 +193,13 @@ class ExternalSearch(EngineListener):
                 run, want = self._run, self._want
                 newer = want is not None and want[0] != self._run_gen
                 stopping = run is not None and run.active
-                quiet = self._quiet_left(run) if stopping else None
-                if run is not None and quiet == 0.0:
-                    run.exhausted = True  # the proven answer is final: done, not stopped
                 if run is not None and stopping and (
                         newer or run.exhausted or self._stop_gen >= self._run_gen):
                     run.stop_sent = True
                     break
                 if not stopping and want is not None and newer:
                     break
-                self._cond.wait(quiet)
+                self._cond.wait()  # every line read notifies (Engine.lock)
         if stopping:  # stop it (and keep its result) first
             assert run is not None
             # done when the search ended: its bestmove may cross our stop on the way
@@ -216,16 +214,6 @@ class ExternalSearch(EngineListener):
             self._heard = time.monotonic()
         self.engine.go(pos, asked(limits))
         return True
-
-    def _quiet_left(self, run: ExternalRun | None) -> float | None:
-        """Seconds until ``run`` (a ``go infinite``) is done by :data:`QUIET_AFTER_PROOF`,
-        0.0 once it is; None unless its one iteration is a proven result (lock held)."""
-        if run is None or len(run.iterations) != 1 or not run.iterations[0].score.proven:
-            return None
-        lim = run.limits
-        if not lim.infinite and (lim.nodes, lim.depth, lim.time) != (None, None, None):
-            return None  # the engine ends a limited search itself
-        return max(0.0, QUIET_AFTER_PROOF - (time.monotonic() - self._heard))
 
 
 def asked(limits: Limits) -> Limits:

@@ -216,6 +216,9 @@ class AnalysisPanel(Widget):
         # an answer without iterations names its source (book, exact), a search its depth
         source = its[-1].source if its else Source.SEARCH
         where = f"d{depth}" if source is Source.SEARCH else str(source)
+        # an external engine's final answer names who proved it ("solved", "engine"),
+        # not a depth that only says "the whole game" (external_run.ExternalIteration)
+        where = (getattr(its[-1], "proof", "") or where) if its else where
         t.append(f"{where} best {COLUMN_NAMES[snap.best_move]} · ", style="dim")
         if pov.band is Band.HEURISTIC:
             # MILTON's evaluation, not a proof: said as a lean ("ahead"), so that it does
