@@ -75,8 +75,7 @@ def selfplay(
     ] = None,
     size: SIZE_OPTION = None,
 ) -> None:
-    """MILTON's self-play test: the two-ply openings (49 on 7x6), twice each with colours
-    swapped.
+    """MILTON's self-play test: the two-ply openings, twice each with colours swapped.
 
     Prints the candidate's wins:losses:draws against the baseline. Switches: pvs, mtdf,
     aspiration, quiescence, extensions, killers, recognition, book, threat-ordering,
