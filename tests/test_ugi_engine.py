@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 from c4tui.engine.board.position import Position
-from c4tui.engine.seam import Limits
+from c4tui.engine.seam import Band, Limits, Score
 from hostile_util import assert_nothing_left, hostile
 
 from c4tui.ugi.engine import Engine, EngineGone, Timeouts
-from c4tui.ugi.info import square_column
+from c4tui.ugi.info import proof_of, square_column, to_score
 
 OWN = (sys.executable, "-m", "c4tui.ugi")
 RANDOM = (sys.executable, str(Path(__file__).with_name("ugi_random.py")))
@@ -46,6 +46,26 @@ def test_analysis_yields_info_records_until_stopped_then_holds_the_answer(own):
             own.stop()  # an infinite search answers only to stop
     assert depths and search.result is not None and search.result.move is not None
     square_column(pos, search.result.move)
+
+
+def test_the_books_draw_reads_as_proven_and_the_announcement_is_no_note(own):
+    """Our engine's books' draw (after c1) under ``go infinite``: the client reads the
+    ``info string proven book`` before the score line, and so the ``cp 0`` as a proven
+    draw (alone it is a heuristic 0); the announcement is protocol, not a note to show."""
+    pos = Position.from_moves("3")
+    with own.analysis(pos, Limits(nodes=None, infinite=True)) as search:
+        records = []
+        for info in search:
+            records.append(info)
+            if info.score is not None:
+                own.stop()
+    announced, line = records[-2:]
+    assert proof_of(announced) == "book" and proof_of(line) is None
+    assert to_score(line, pos, proven=True) == Score(0, Band.EXACT)
+    assert (line.depth, line.pv[0]) == (41, "d1")  # the whole game: full depth says it too
+    assert to_score(line, pos) == Score(0, Band.EXACT)
+    assert search.result is not None and search.result.move == "d1"
+    assert "proven" not in own.status().message
 
 
 def test_leaving_an_analysis_early_stops_it_and_the_engine_answers_the_next_go(own):

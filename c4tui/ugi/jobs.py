@@ -15,7 +15,7 @@ said so on the wire, since ``score cp 0`` alone cannot tell a proven draw from a
 0 (UCI has no draw score): its ``info`` line reports ``depth`` and ``seldepth`` as the
 empty squares (the whole game: nothing deeper to search), and an ``info string proven
 book`` (or ``solved``) line right before it names where the proof came from
-(:func:`proven_lines`; the client's side is :func:`c4tui.ugi.info.proof_of`).
+(:func:`proof_line`; the client's side is :func:`c4tui.ugi.info.proof_of`).
 
 Both use only the engine's public API (:mod:`c4tui.engine.seam`,
 :mod:`c4tui.engine.solver.solver`, :mod:`c4tui.engine.analysis.controller`). Kernels run
