@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import os
 import signal
+import time
 
 import platformdirs
 import pytest
@@ -25,7 +26,6 @@ SLOW: dict[str, str] = {
         "a server, 5 sessions opened and closed, 10 s",
     "tests/fuzz/test_fuzz_untrusted.py": "hostile text through the CLI and the screens, 35 s",
     "tests/test_app_80x24.py": "pilots, a few seconds",
-    "tests/test_app_board_best.py": "the engine's pilots",
     "tests/test_app_board_snapshots.py": "snapshots after the engine's analysis and a review",
     "tests/test_app_column_values.py": "the engine's pilots, the solver's budget",
     "tests/test_app_db12.py": "the engine's pilots",
@@ -33,14 +33,13 @@ SLOW: dict[str, str] = {
     "tests/test_app_external.py": "external engine processes, 15 s",
     "tests/test_app_faults.py": "tiny terminals and key bursts, 50 s",
     "tests/test_app_files.py": "file dialogs, 13 s",
-    "tests/test_app_hints.py": "the engine's pilots",
     "tests/test_app_idle.py": "CPU measured over seconds",
     "tests/test_app_navigator.py": "pilots, 5 s",
     "tests/test_app_no_book.py": "the engine's pilots",
     "tests/test_app_play.py": "the engine plays, 12 s",
-    "tests/test_app_review.py": "reviews with the engine, 18 s",
+    "tests/test_app_review.py": "reviews with the real review worker, 10 s",
     "tests/test_app_session.py": "the real app in a pty, 20 s",
-    "tests/test_app_snapshots.py": "snapshots after the engine's analysis, 10 s",
+    "tests/test_app_snapshots.py": "snapshots after the engine's analysis, 6 s",
     "tests/test_app_board_headers.py": "the headers dialog's pilots, 3 s",
     "tests/test_book_dask.py": "Dask clusters, 30 s",
     "tests/test_games_db.py": "imports killed and self-play, 5 s",
@@ -169,6 +168,29 @@ def pytest_collection_modifyitems(config, items) -> None:
             and not hasattr(module, key.partition("::")[2])]
     if gone:
         raise pytest.UsageError(f"tests/conftest.py SLOW names tests that do not exist: {gone}")
+
+
+def pytest_sessionstart(session) -> None:
+    """On a cold cache (a clean clone), compile the 7x6 kernels once before the test
+    workers start, in parallel child processes (``engine.warmup``'s ``ParallelCompile``,
+    the app's own cold start): otherwise each worker's first engine test compiles the
+    same kernels beside the other. Only in the controlling process, and only for 7x6."""
+    if hasattr(session.config, "workerinput") or os.environ.get("C4TUI_SIZE"):
+        return
+    from c4tui.engine import warmup
+
+    if warmup.is_compiled():
+        return
+    report = session.config.pluginmanager.get_plugin("terminalreporter")
+    say = report.write_line if report is not None else print
+    start = time.monotonic()
+    compiling = warmup.ParallelCompile(warmup.stage_names())
+    say(f"compiling the engine's {compiling.total} kernels once for the run (cold cache)")
+    compiling.start()
+    compiling.wait()
+    state = "done" if compiling.succeeded() else "failed (each test compiles what it needs)"
+    say(f"compiling the engine: {state} in {time.monotonic() - start:.0f} s")
+
 
 # A run started in the background by a shell without job control inherits SIGINT ignored,
 # and an ignored signal stays ignored across exec: the tests that send Ctrl-C to a command
