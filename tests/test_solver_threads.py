@@ -208,27 +208,46 @@ def test_mirrored_entries_give_best_moves_of_the_right_side(threads: int) -> Non
             assert expected[res.best_move] == score, (pos.digits(), res.best_move)
 
 
-def test_cli_says_compiling_only_when_cold(tmp_path) -> None:
-    """A cold numba cache: `c4tui solve` says at once that it is compiling (the process is
-    then killed: the compile itself is the cold-start tests' subject, and costs half a
-    minute); with the cache warm it answers without a word of compiling."""
+@pytest.mark.parametrize(("size", "compiled_before", "said"), [
+    ("7x6", False, "c4tui: first start: compiling the engine (later runs load it"),
+    ("7x6", True, "c4tui: compiling the engine (later runs load it"),
+    ("5x4", True, "c4tui: compiling for 5x4 (later runs load it"),
+])
+def test_solve_says_what_a_cold_start_compiles(tmp_path, size, compiled_before, said) -> None:
+    """A cold numba cache: `c4tui solve` says at once that it compiles, in the app's words
+    ("first start" only when nothing was ever compiled here, a new size named). The process
+    is then killed: the compile itself is the cold-start tests' subject (half a minute)."""
+    import json
     import os
     import signal
     import subprocess
     import sys
 
-    moves = "2252576253462244111563365343671351441"
-    cmd = [sys.executable, "-m", "c4tui", "solve", moves]
-    cold = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), C4TUI_BOOK="none")
-    proc = subprocess.Popen(cmd, env=cold, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            text=True, start_new_session=True)
+    cache = tmp_path / "c4tui-cache"  # the compile history ("ever compiled here")
+    cache.mkdir()
+    if compiled_before:
+        (cache / "compile-times.json").write_text(json.dumps({"7x6": {"negamax": 30.0}}))
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "numba"), C4TUI_BOOK="none",
+               C4TUI_CACHE_DIR=str(cache), C4TUI_SIZE=size)
+    proc = subprocess.Popen([sys.executable, "-m", "c4tui", "solve", "44"], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
     try:
         assert proc.stderr is not None
         first = proc.stderr.readline()  # the first thing it says, before any compiling
     finally:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait(timeout=60)
-    assert "compiling the engine" in first
+    assert first.startswith(said), first
+
+
+def test_solve_says_nothing_of_compiling_when_warm() -> None:
+    import os
+    import subprocess
+    import sys
+
+    moves = "2252576253462244111563365343671351441"
+    cmd = [sys.executable, "-m", "c4tui", "solve", moves]
     warm = dict(os.environ, C4TUI_BOOK="none")
     # the first run fills the run's shared cache if no test did yet; the second loads it
     runs = [subprocess.run(cmd, env=warm, capture_output=True, text=True, timeout=600)

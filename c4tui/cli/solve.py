@@ -58,7 +58,9 @@ def _build_solver(hash_mb: int | None, book: bool, threads: int,
     from c4tui.engine import warmup
 
     if not warmup.is_compiled(solver_only=True):
-        print("c4tui: compiling the engine (first run; later runs load it from the cache)...",
+        # the app's words: "first start" only if nothing was ever compiled here, a new
+        # size named ("compiling for 10x10")
+        print(f"c4tui: {warmup.headline()} (later runs load it from the cache)...",
               file=sys.stderr, flush=True)
     from c4tui.engine.solver.solver import Solver
 
