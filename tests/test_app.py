@@ -243,8 +243,12 @@ async def test_command_palette_lists_actions():
     async with app.run_test(size=(80, 24)):
         titles = {c.title for c in app.get_system_commands(app.screen)}
         for t in ("Undo", "Redo", "Threats", "Pause", "Step", "Step N nodes", "Node limit",
-                  "Hash size", "Open", "Save", "Enter moves", "Copy", "Auto"):
+                  "Hash size", "Open", "Save", "Enter moves", "Copy", "Auto",
+                  # the app's own keys (the why view), not only the screen's
+                  "Why: Allis's rules in the threat panel",
+                  "Why: the next rule's refuted groups"):
             assert t in titles, t
+        assert sum(c.title == "Quit" for c in app.get_system_commands(app.screen)) == 1
 
 
 @sync

@@ -119,11 +119,16 @@ def search_method(action: str, parameters: tuple[object, ...]) -> str | None:
     return str(parameters[0]) if action == "search" and parameters else None
 
 
+#: The app's actions that Textual's own palette entries already offer (Quit, Keys).
+TEXTUAL_LISTS = frozenset({"quit", "toggle_keys"})
+
+
 def commands(screen: DOMNode, board: DOMNode) -> Iterator[SystemCommand]:
-    """The command palette's entries: a key of the board or the screen each (the column
-    keys not listed: one per column can be typed), with the engine's say."""
-    seen = set()
-    for node in (board, screen):
+    """The command palette's entries: a key of the board, the screen or the app each (the
+    column keys not listed: one per column can be typed; the app's quit and keys are
+    Textual's own entries), with the engine's say."""
+    seen = set(TEXTUAL_LISTS)
+    for node in (board, screen, screen.app):
         for b in node.BINDINGS:
             assert isinstance(b, Binding)
             title = _key_help(screen, b)  # None: not with this engine
