@@ -17,6 +17,7 @@ from c4tui.review.game import BLUNDER, INACCURACY, MISTAKE, ONLY_MOVE, MoveRevie
 
 from ...report.text import game_over_text
 from ..bridge.engine_view import EngineState, EngineView, ExactStatus, line_ends
+from ..bridge.external_run import ExternalIteration
 from ..bridge.settings import SearchSettings
 from ..messages import PreviewEnded, PreviewRequested
 from ..styles import PLAYER_STYLE, score_style
@@ -218,7 +219,8 @@ class AnalysisPanel(Widget):
         where = f"d{depth}" if source is Source.SEARCH else str(source)
         # an external engine's final answer names who proved it ("solved", "engine"),
         # not a depth that only says "the whole game" (external_run.ExternalIteration)
-        where = (getattr(its[-1], "proof", "") or where) if its else where
+        if its and isinstance(its[-1], ExternalIteration) and its[-1].proof:
+            where = its[-1].proof
         t.append(f"{where} best {COLUMN_NAMES[snap.best_move]} · ", style="dim")
         if pov.band is Band.HEURISTIC:
             # MILTON's evaluation, not a proof: said as a lean ("ahead"), so that it does
