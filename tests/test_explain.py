@@ -65,6 +65,16 @@ def test_empty_boards_of_six_columns(size, most):
     assert row["tree"] <= most and row["moves"] == ""
 
 
+def test_empty_7x4_board_has_a_small_tree():
+    """Black at least draws on the empty 7x4 board: the first proof has 96 positions above
+    the rules' leaves, the smallest tree (found within the budget) 80."""
+    got = _run("explain", "--size", "7x4", "--json", "--budget", "120", "")
+    assert got.returncode == 0, got.stderr
+    row = json.loads(got.stdout)
+    assert row["proves"] == "black at least draws" and row["checked"] is True
+    assert row["tree"] <= 84
+
+
 def test_odd_heights_have_no_rules():
     got = _run("explain", "--size", "5x5", "3")
     assert got.returncode == 0, got.stderr
@@ -150,6 +160,41 @@ def test_checker_refuses_a_tree_that_skips_a_reply():
     moved = replace(cert.proof, children=(replace(child, moves="1" + "8"),))
     with pytest.raises(CheckError, match="not a move"):
         verify(pos, replace(cert, proof=moved))
+
+
+# ---------------------------------------------------------------------- smaller trees
+@pytest.mark.parametrize(("moves", "claim"), [("516175347634662", "black at least draws"),
+                                              ("31646721343253", "white wins")])
+def test_a_tree_is_made_smaller_and_still_checked(moves, claim):
+    """The first proof (the shallowest) has 97 and 65 positions; the smallest tree, found
+    in the time left, 41 each, and the checker accepts it."""
+    from c4tui.engine.explain import default_side
+    from c4tui.engine.explain.proof import search
+
+    pos = Position.from_moves(moves)
+    sides = (default_side(pos), 1 - default_side(pos))
+    first = search(pos, sides, 30, smaller=False)
+    assert first is not None and first[1].internal() >= 60
+    cert = explain(pos, budget=30)
+    assert cert.proves == claim and cert.checked is True and check(pos, cert)
+    assert cert.tree <= 45 and cert.tree == cert.proof.internal()
+
+
+def test_no_time_left_keeps_the_first_tree():
+    """Minimising is done in the budget's time left only: with none, the first proof is
+    kept whole (and still checked)."""
+    import time
+
+    from c4tui.engine.explain.proof import Minimiser, Prover
+
+    pos = Position.from_moves("516175347634662")
+    prover = Prover(BLACK, time.perf_counter() + 30)
+    first = next(got for depth in range(20) if (got := prover.prove(pos, depth)))
+    prover.deadline = time.perf_counter()  # the budget is spent
+    kept = Minimiser(prover, need_win=False).improve(first, pos)
+    assert kept.internal() == first.internal() > 41
+    cert = Certificate(pos.digits(), "black", "black at least draws", kept, kept.internal())
+    verify(pos, cert)
 
 
 # ------------------------------------------------------------------------- soundness

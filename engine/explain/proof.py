@@ -4,9 +4,10 @@ leaves (VICTOR's approach, Allis chapters 10 and 11, without the conspiracy numb
 The search proves a goal for one side, the controller: Black's "at least a draw", or
 White's win through an odd threat. Where the controller is to move, one move must lead to
 a proven position; where the opponent is to move, the rules are asked first, and if they
-prove nothing, every reply must lead to a proven position. Iterative deepening keeps the
-tree as small as the budget finds it; positions are remembered (proven, or failed to a
-depth) across the iterations.
+prove nothing, every reply must lead to a proven position. Iterative deepening finds the
+shallowest proof first; positions are remembered (proven, or failed to a depth) across the
+iterations. In the time left, :class:`Minimiser` then makes the tree smaller (the fewest
+positions above its leaves, by a search bounded by size), up to the smallest there is.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import time
 from dataclasses import replace
 
 from ..board.geometry import CENTER_ORDER, SIZE
-from ..board.position import BLACK, Position
+from ..board.position import BLACK, MOVE_CHARS, Position
 from .certificate import FOUR, FULL, MOVE, ODD_THREAT, REPLIES, RULES, ProofNode, RuleUse
 from .cover import Budget
 from .evaluate import Verdict, evaluate
@@ -142,11 +143,171 @@ class Prover:
         return ProofNode(pos.digits(), REPLIES, children=tuple(kids))
 
 
+#: A lower bound no proof reaches: the position has none (the opponent wins at once).
+NEVER = 1 << 30
+
+
+class Minimiser:
+    """The smallest proof tree of a position (fewest positions above the leaves, as
+    :meth:`ProofNode.internal` counts them), found by a search bounded by size.
+
+    A controller's position costs one plus its move's subtree, the opponent's position
+    one plus all its replies' subtrees (zero if the rules prove it); so the smallest tree
+    of a position is made of its children's smallest trees, and each child can be
+    minimised alone. Every position keeps a lower bound of its smallest tree (raised each
+    time a search under a limit fails: the limits only grow) and, once found, its
+    smallest tree. ``need_win``: only leaves that prove a win (a smaller tree must not
+    claim less than the first proof did). Shares the prover's cache of the rules."""
+
+    def __init__(self, prover: Prover, need_win: bool) -> None:
+        self.prover, self.need_win = prover, need_win
+        self.lower: dict[tuple[int, int], int] = {}
+        self.best: dict[tuple[int, int], ProofNode] = {}
+        self.size: dict[tuple[int, int], int] = {}  # the best's positions above its leaves
+
+    def _leaf(self, pos: Position) -> ProofNode | None:
+        """A leaf that proves the goal at ``pos`` (a finished game, or the rules with the
+        opponent to move), if any."""
+        leaf: ProofNode | None
+        if pos.is_over:
+            leaf = self.prover.over(pos)
+        elif pos.to_move == self.prover.side:
+            return None
+        else:
+            leaf = self.prover.rules_leaf(pos)
+        return leaf if leaf is not None and (leaf.wins or not self.need_win) else None
+
+    def bound(self, pos: Position) -> int:
+        """What is known of the smallest tree of ``pos`` from below, without a search."""
+        key = (pos.current, pos.mask)
+        if key in self.size:
+            return self.size[key]
+        if key in self.lower:
+            return self.lower[key]
+        if pos.is_over:
+            return 0
+        if pos.to_move == self.prover.side:
+            return 1
+        if key in self.prover.verdicts and self.prover.verdicts[key] is None \
+                and pos.ply < SIZE - 1:
+            # the rules left it open: itself and at least one move after each reply
+            return 1 + len(pos.legal_moves())
+        return 0
+
+    def smallest(self, pos: Position, limit: int) -> ProofNode | None:
+        """The smallest proof of ``pos`` if it has at most ``limit`` positions above its
+        leaves, else None. May raise :class:`~.cover.Budget`."""
+        key = (pos.current, pos.mask)
+        if key in self.best:
+            best = self.best[key]
+            return _relabel(best, pos.digits()) if self.size[key] <= limit else None
+        if self.lower.get(key, 0) > limit:
+            return None
+        got, size = self._smallest(pos, limit)
+        if got is None:
+            self.lower[key] = max(size, limit + 1, self.lower.get(key, 0))
+        else:
+            self.best[key], self.size[key] = got, size
+        return got
+
+    def _smallest(self, pos: Position, limit: int) -> tuple[ProofNode | None, int]:
+        """The smallest proof within ``limit`` and its size, or None and a lower bound of
+        the smallest size."""
+        if time.perf_counter() > self.prover.deadline:
+            raise Budget  # also where every position met is remembered already
+        leaf = self._leaf(pos)
+        if leaf is not None:
+            return leaf, 0
+        if pos.is_over:
+            return None, NEVER
+        here = pos.digits()
+        if pos.to_move == self.prover.side:
+            win = pos.winning_move()
+            if win is not None:
+                child = pos.copy()
+                child.play(win)
+                return ProofNode(here, MOVE, children=(ProofNode(child.digits(), FOUR,
+                                                                 wins=True),)), 1
+            children = []
+            for col in CENTER_ORDER:
+                if pos.can_play(col):
+                    child = pos.copy()
+                    child.play(col)
+                    if not child.can_win_next():
+                        children.append(child)
+            if not children:
+                return None, NEVER
+            if limit < 1:
+                return None, 1
+            for child in children:  # a move to a leaf: the smallest tree there is
+                leaf = self._leaf(child)
+                if leaf is not None:
+                    return ProofNode(here, MOVE, children=(leaf,)), 1
+            # every move to each size before any move larger: the first found is smallest;
+            # a failed round raises the children's bounds, the next size is the least of them
+            size = 1 + min(self.bound(c) for c in children)
+            while size <= limit:
+                for child in children:
+                    node = self.smallest(child, size - 1)
+                    if node is not None:
+                        return ProofNode(here, MOVE, children=(node,)), 1 + self.bound(child)
+                size = max(size + 1, 1 + min(self.bound(c) for c in children))
+            return None, size
+        if pos.can_win_next():
+            return None, NEVER
+        replies = []
+        for col in CENTER_ORDER:
+            if pos.can_play(col):
+                child = pos.copy()
+                child.play(col)
+                replies.append(child)
+        # each reply's smallest tree: the sum is the smallest here
+        # (a reply solved has its smallest tree as its bound: the room of the others)
+        kids = []
+        for i, child in enumerate(replies):
+            room = limit - 1 - sum(self.bound(c) for j, c in enumerate(replies) if j != i)
+            node = self.smallest(child, room) if room >= 0 else None
+            if node is None:
+                return None, 1 + sum(self.bound(c) for c in replies)
+            kids.append(node)
+        return ProofNode(here, REPLIES, children=tuple(kids)), 1 + sum(self.bound(c)
+                                                                     for c in replies)
+
+    def improve(self, node: ProofNode, pos: Position) -> ProofNode:
+        """``node`` (a proof of ``pos``) with its subtrees replaced, smallest first, by the
+        smallest trees found before the deadline: the tree is never larger, and when the
+        time runs out the improvements so far are kept."""
+        try:
+            self._improve(node, pos)
+        except Budget:
+            pass
+        return self._rebuild(node)
+
+    def _improve(self, node: ProofNode, pos: Position) -> None:
+        if node.kind in (RULES, FOUR, FULL):
+            return
+        for child in node.children:
+            nxt = pos.copy()
+            nxt.play(MOVE_CHARS.index(child.moves[-1]))
+            self._improve(child, nxt)
+        self.smallest(pos, node.internal())
+
+    def _rebuild(self, node: ProofNode) -> ProofNode:
+        pos = Position.from_moves(node.moves)
+        key = (pos.current, pos.mask)
+        got = self.best.get(key)
+        if got is not None and self.size[key] <= node.internal():
+            return _relabel(got, node.moves)
+        return replace(node, children=tuple(self._rebuild(c) for c in node.children))
+
+
 def search(pos: Position, sides: tuple[int, ...], budget: float,
-           max_depth: int = SIZE) -> tuple[int, ProofNode] | None:
+           max_depth: int = SIZE, smaller: bool = True) -> tuple[int, ProofNode] | None:
     """The smallest-depth proof for one of ``sides`` found within ``budget`` seconds, with
     its side, or None. The sides take turns at each depth (the first first), so that
-    neither spends the whole budget while the other would prove the position at once."""
+    neither spends the whole budget while the other would prove the position at once.
+    ``smaller``: the proof found is then made smaller in the time left (:func:`minimise`;
+    False only to measure what that gains)."""
     deadline = time.perf_counter() + budget
     provers = [Prover(side, deadline) for side in sides]
     try:
@@ -154,8 +315,17 @@ def search(pos: Position, sides: tuple[int, ...], budget: float,
             for prover in provers:
                 got = prover.prove(pos, depth)
                 if got is not None:
-                    return prover.side, got
+                    return prover.side, minimise(prover, pos, got) if smaller else got
     except Budget:
         return None
     return None
+
+
+def minimise(prover: Prover, pos: Position, proof: ProofNode) -> ProofNode:
+    """``proof`` made smaller in the time left before the prover's deadline (the
+    smallest tree when there is time enough), claiming as much as it did (a win stays
+    a win)."""
+    if proof.internal() <= 1:
+        return proof  # a move to a leaf: no tree with positions above its leaves is smaller
+    return Minimiser(prover, all(leaf.wins for leaf in proof.leaves())).improve(proof, pos)
 
