@@ -6,6 +6,11 @@ rules alone (the instances, the cover search: :func:`evaluate`) at the 50th, 99t
 percentile and the maximum, in CPU seconds of the process (the machine is shared: its
 wall clock measures the load), and with BUDGET (default 1 s) the share of the positions
 of 20 discs or more that :func:`explain` proves, with its time.
+
+``python docs/scripts/explain_bench.py trees K SEED [BUDGET]``: the same random positions
+until K of them are proven with a tree (positions above the rules' leaves) within BUDGET:
+the tree's size (median, maximum) as first found (the shallowest proof) and as
+:func:`explain` gives it (made smaller in the budget's time left), and its time.
 """
 
 from __future__ import annotations
@@ -15,8 +20,9 @@ import sys
 import time
 from pathlib import Path
 
-from c4tui.engine.explain import explain
+from c4tui.engine.explain import default_side, explain
 from c4tui.engine.explain.evaluate import evaluate
+from c4tui.engine.explain.proof import search
 
 # The random positions are the soundness test's (tests/explain_probe.py): one helper, so the
 # benchmark and the test draw the same positions from the same seed.
@@ -24,7 +30,42 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests"))
 from explain_probe import random_position  # noqa: E402
 
 
+def trees(k: int, seed: int, budget: float) -> None:
+    """The trees of the first ``k`` random positions proven with one: first and smaller."""
+    rng = random.Random(seed)
+    first: list[int] = []
+    smaller: list[int] = []
+    spent: list[float] = []
+    seen = 0
+    while len(first) < k:
+        pos = random_position(rng, rng.randint(8, 40))
+        seen += 1
+        cert = explain(pos, budget=budget)
+        if not cert.tree:
+            continue
+        sides = (default_side(pos), 1 - default_side(pos))
+        found = search(pos, sides, budget, smaller=False)
+        if found is None or cert.checked is not True:
+            print(f"{pos.digits()}: {cert.proves}, first search: {found is not None}, "
+                  f"checked {cert.checked}")
+            continue
+        first.append(found[1].internal())
+        smaller.append(cert.tree)
+        spent.append(cert.seconds)
+        if smaller[-1] < first[-1]:
+            print(f"{pos.digits()}: {cert.proves}, tree {first[-1]} -> {cert.tree} "
+                  f"({cert.seconds:.3f} s)")
+    for name, got in (("first found", first), ("explain", smaller), ("seconds", spent)):
+        got.sort()
+        print(f"{name}: median {got[k // 2]:.3g}, max {got[-1]:.3g}, sum {sum(got):.3g}")
+    print(f"{k} trees in {seen} positions, budget {budget:g} s")
+
+
 def main() -> None:
+    if sys.argv[1] == "trees":
+        trees(int(sys.argv[2]), int(sys.argv[3]),
+              float(sys.argv[4]) if len(sys.argv) > 4 else 1.0)
+        return
     n, seed = int(sys.argv[1]), int(sys.argv[2])
     budget = float(sys.argv[3]) if len(sys.argv) > 3 else 1.0
     rng = random.Random(seed)
