@@ -281,7 +281,7 @@ class Minimiser:
             self._improve(node, pos)
         except Budget:
             pass
-        return self._rebuild(node)
+        return self._rebuild(node, pos.copy())[0]
 
     def _improve(self, node: ProofNode, pos: Position) -> None:
         if node.kind in (RULES, FOUR, FULL):
@@ -292,13 +292,25 @@ class Minimiser:
             self._improve(child, nxt)
         self.smallest(pos, node.internal())
 
-    def _rebuild(self, node: ProofNode) -> ProofNode:
-        pos = Position.from_moves(node.moves)
+    def _rebuild(self, node: ProofNode, pos: Position) -> tuple[ProofNode, int]:
+        """``node`` (at ``pos``) with each subtree replaced by the smallest tree found for
+        its position where that is smaller, and its size. (Played and taken back on one
+        position: a large tree is rebuilt after the deadline, so it must be quick.)"""
+        if node.kind in (RULES, FOUR, FULL):
+            return node, 0
+        kids, size = [], 1
+        for child in node.children:
+            pos.play(MOVE_CHARS.index(child.moves[-1]))
+            got, n = self._rebuild(child, pos)
+            pos.undo()
+            kids.append(got)
+            size += n
         key = (pos.current, pos.mask)
-        got = self.best.get(key)
-        if got is not None and self.size[key] <= node.internal():
-            return _relabel(got, node.moves)
-        return replace(node, children=tuple(self._rebuild(c) for c in node.children))
+        if key in self.best and self.size[key] < size:
+            return _relabel(self.best[key], node.moves), self.size[key]
+        if all(a is b for a, b in zip(kids, node.children, strict=True)):
+            return node, size
+        return replace(node, children=tuple(kids)), size
 
 
 def search(pos: Position, sides: tuple[int, ...], budget: float,
