@@ -54,15 +54,19 @@ class Prover:
         self.proven: dict[tuple[int, int], ProofNode] = {}
         self.evaluations = 0
 
-    def rules_leaf(self, pos: Position) -> ProofNode | None:
-        """The rules' proof of ``pos`` (the opponent to move), remembered."""
+    def verdict(self, pos: Position) -> Verdict | None:
+        """The rules' verdict on ``pos`` (the opponent to move), remembered."""
         key = (pos.current, pos.mask)
         if key not in self.verdicts:
             if time.perf_counter() > self.deadline:
                 raise Budget
             self.evaluations += 1
             self.verdicts[key] = evaluate(pos.current, pos.mask, self.side, self.deadline)
-        v = self.verdicts[key]
+        return self.verdicts[key]
+
+    def rules_leaf(self, pos: Position) -> ProofNode | None:
+        """The rules' proof of ``pos`` (the opponent to move), remembered."""
+        v = self.verdict(pos)
         if v is None:
             return None
         return ProofNode(pos.digits(), RULES, rule_uses(v), v.wins)
@@ -147,6 +151,9 @@ class Prover:
 NEVER = 1 << 30
 
 
+Key = tuple[int, int]
+
+
 class Minimiser:
     """The smallest proof tree of a position (fewest positions above the leaves, as
     :meth:`ProofNode.internal` counts them), found by a search bounded by size.
@@ -155,27 +162,44 @@ class Minimiser:
     one plus all its replies' subtrees (zero if the rules prove it); so the smallest tree
     of a position is made of its children's smallest trees, and each child can be
     minimised alone. Every position keeps a lower bound of its smallest tree (raised each
-    time a search under a limit fails: the limits only grow) and, once found, its
-    smallest tree. ``need_win``: only leaves that prove a win (a smaller tree must not
+    time a search under a limit fails: the limits only grow) and, once found, the size of
+    its smallest tree and the controller's move in it; the tree itself is built at the end
+    (:meth:`build`). ``need_win``: only leaves that prove a win (a smaller tree must not
     claim less than the first proof did). Shares the prover's cache of the rules."""
 
     def __init__(self, prover: Prover, need_win: bool) -> None:
         self.prover, self.need_win = prover, need_win
-        self.lower: dict[tuple[int, int], int] = {}
-        self.best: dict[tuple[int, int], ProofNode] = {}
-        self.size: dict[tuple[int, int], int] = {}  # the best's positions above its leaves
+        self.lower: dict[Key, int] = {}
+        self.size: dict[Key, int] = {}  # the smallest tree's positions above its leaves
+        self.move: dict[Key, int] = {}  # the controller's move in it
+        self.nexts: dict[Key, list[Position]] = {}  # the moves searched, in order
 
-    def _leaf(self, pos: Position) -> ProofNode | None:
-        """A leaf that proves the goal at ``pos`` (a finished game, or the rules with the
-        opponent to move), if any."""
-        leaf: ProofNode | None
+    def _proves(self, pos: Position) -> bool:
+        """Whether ``pos`` is a leaf that proves the goal (a finished game, or the rules
+        with the opponent to move)."""
         if pos.is_over:
             leaf = self.prover.over(pos)
-        elif pos.to_move == self.prover.side:
-            return None
-        else:
-            leaf = self.prover.rules_leaf(pos)
-        return leaf if leaf is not None and (leaf.wins or not self.need_win) else None
+            return leaf is not None and (leaf.wins or not self.need_win)
+        if pos.to_move == self.prover.side:
+            return False
+        v = self.prover.verdict(pos)
+        return v is not None and (v.wins or not self.need_win)
+
+    def _next(self, pos: Position, key: Key) -> list[Position]:
+        """The positions after each move (the controller's: not those where the opponent
+        completes a four at once), made once per position."""
+        got = self.nexts.get(key)
+        if got is None:
+            got = []
+            mine = pos.to_move == self.prover.side
+            for col in CENTER_ORDER:
+                if pos.can_play(col):
+                    child = pos.copy()
+                    child.play(col)
+                    if not (mine and child.can_win_next()):
+                        got.append(child)
+            self.nexts[key] = got
+        return got
 
     def bound(self, pos: Position) -> int:
         """What is known of the smallest tree of ``pos`` from below, without a search."""
@@ -188,90 +212,93 @@ class Minimiser:
             return 0
         if pos.to_move == self.prover.side:
             return 1
-        if key in self.prover.verdicts and self.prover.verdicts[key] is None \
-                and pos.ply < SIZE - 1:
+        if key in self.prover.verdicts and pos.ply < SIZE - 1 and not self._proves(pos):
             # the rules left it open: itself and at least one move after each reply
             return 1 + len(pos.legal_moves())
         return 0
 
-    def smallest(self, pos: Position, limit: int) -> ProofNode | None:
-        """The smallest proof of ``pos`` if it has at most ``limit`` positions above its
-        leaves, else None. May raise :class:`~.cover.Budget`."""
+    def smallest(self, pos: Position, limit: int) -> int | None:
+        """The size of the smallest proof of ``pos`` if at most ``limit``, else None (then
+        :meth:`build` makes the tree). May raise :class:`~.cover.Budget`."""
         key = (pos.current, pos.mask)
-        if key in self.best:
-            best = self.best[key]
-            return _relabel(best, pos.digits()) if self.size[key] <= limit else None
+        if key in self.size:
+            return self.size[key] if self.size[key] <= limit else None
         if self.lower.get(key, 0) > limit:
             return None
-        got, size = self._smallest(pos, limit)
-        if got is None:
-            self.lower[key] = max(size, limit + 1, self.lower.get(key, 0))
-        else:
-            self.best[key], self.size[key] = got, size
-        return got
+        got, size = self._smallest(pos, key, limit)
+        if got:
+            self.size[key] = size
+            return size
+        self.lower[key] = max(size, limit + 1, self.lower.get(key, 0))
+        return None
 
-    def _smallest(self, pos: Position, limit: int) -> tuple[ProofNode | None, int]:
-        """The smallest proof within ``limit`` and its size, or None and a lower bound of
-        the smallest size."""
+    def _smallest(self, pos: Position, key: Key, limit: int) -> tuple[bool, int]:
+        """Whether a proof within ``limit`` exists, with the smallest size, or with a
+        lower bound of it."""
         if time.perf_counter() > self.prover.deadline:
             raise Budget  # also where every position met is remembered already
-        leaf = self._leaf(pos)
-        if leaf is not None:
-            return leaf, 0
+        if self._proves(pos):
+            return True, 0
         if pos.is_over:
-            return None, NEVER
-        here = pos.digits()
+            return False, NEVER
         if pos.to_move == self.prover.side:
             win = pos.winning_move()
             if win is not None:
-                child = pos.copy()
-                child.play(win)
-                return ProofNode(here, MOVE, children=(ProofNode(child.digits(), FOUR,
-                                                                 wins=True),)), 1
-            children = []
-            for col in CENTER_ORDER:
-                if pos.can_play(col):
-                    child = pos.copy()
-                    child.play(col)
-                    if not child.can_win_next():
-                        children.append(child)
+                self.move[key] = win
+                return True, 1
+            children = self._next(pos, key)
             if not children:
-                return None, NEVER
+                return False, NEVER
             if limit < 1:
-                return None, 1
+                return False, 1
             for child in children:  # a move to a leaf: the smallest tree there is
-                leaf = self._leaf(child)
-                if leaf is not None:
-                    return ProofNode(here, MOVE, children=(leaf,)), 1
+                if self._proves(child):
+                    self.move[key] = child.history[-1]
+                    return True, 1
             # every move to each size before any move larger: the first found is smallest;
             # a failed round raises the children's bounds, the next size is the least of them
             size = 1 + min(self.bound(c) for c in children)
             while size <= limit:
                 for child in children:
-                    node = self.smallest(child, size - 1)
-                    if node is not None:
-                        return ProofNode(here, MOVE, children=(node,)), 1 + self.bound(child)
+                    got = self.smallest(child, size - 1)
+                    if got is not None:
+                        self.move[key] = child.history[-1]
+                        return True, 1 + got
                 size = max(size + 1, 1 + min(self.bound(c) for c in children))
-            return None, size
+            return False, size
         if pos.can_win_next():
-            return None, NEVER
-        replies = []
-        for col in CENTER_ORDER:
-            if pos.can_play(col):
-                child = pos.copy()
-                child.play(col)
-                replies.append(child)
-        # each reply's smallest tree: the sum is the smallest here
-        # (a reply solved has its smallest tree as its bound: the room of the others)
-        kids = []
+            return False, NEVER
+        # each reply's smallest tree: the sum is the smallest here (a reply solved has
+        # its smallest size as its bound: the room of the others)
+        replies = self._next(pos, key)
+        bounds = [self.bound(c) for c in replies]
+        total = sum(bounds)
         for i, child in enumerate(replies):
-            room = limit - 1 - sum(self.bound(c) for j, c in enumerate(replies) if j != i)
-            node = self.smallest(child, room) if room >= 0 else None
-            if node is None:
-                return None, 1 + sum(self.bound(c) for c in replies)
-            kids.append(node)
-        return ProofNode(here, REPLIES, children=tuple(kids)), 1 + sum(self.bound(c)
-                                                                     for c in replies)
+            room = limit - 1 - (total - bounds[i])
+            got = self.smallest(child, room) if room >= 0 else None
+            if got is None:
+                return False, 1 + total - bounds[i] + self.bound(child)
+            total += got - bounds[i]
+            bounds[i] = got
+        return True, 1 + total
+
+    def build(self, pos: Position) -> ProofNode:
+        """The smallest tree of ``pos`` (found by :meth:`smallest`) as a proof."""
+        key = (pos.current, pos.mask)
+        if self._proves(pos):  # (remembered: no new evaluation)
+            leaf = self.prover.over(pos) if pos.is_over else self.prover.rules_leaf(pos)
+            assert leaf is not None
+            return leaf
+        if pos.to_move == self.prover.side:
+            child = pos.copy()
+            child.play(self.move[key])
+            return ProofNode(pos.digits(), MOVE, children=(self.build(child),))
+        kids = []
+        for reply in self._next(pos, key):  # (made on another path maybe: its column only)
+            child = pos.copy()
+            child.play(reply.history[-1])
+            kids.append(self.build(child))
+        return ProofNode(pos.digits(), REPLIES, children=tuple(kids))
 
     def improve(self, node: ProofNode, pos: Position) -> ProofNode:
         """``node`` (a proof of ``pos``) with its subtrees replaced, smallest first, by the
@@ -306,8 +333,8 @@ class Minimiser:
             kids.append(got)
             size += n
         key = (pos.current, pos.mask)
-        if key in self.best and self.size[key] < size:
-            return _relabel(self.best[key], node.moves), self.size[key]
+        if key in self.size and self.size[key] < size:
+            return self.build(pos), self.size[key]
         if all(a is b for a, b in zip(kids, node.children, strict=True)):
             return node, size
         return replace(node, children=tuple(kids)), size
