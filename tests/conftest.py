@@ -56,6 +56,8 @@ SLOW: dict[str, str] = {
     "tests/test_setup.py": "the set-up screen's pilots, 5 s",
     "tests/test_explain_soundness.py": "explain against the solver on four sizes, minutes",
     "tests/test_explain_playout.py": "certificates played to the end on four small sizes, 7 s",
+    "tests/test_explain.py::test_empty_7x4_board_has_a_small_tree":
+        "the empty 7x4 board's proof tree made smaller, 9 s",
     "tests/test_sizes.py": "kernels compiled for other board sizes, minutes",
     "tests/test_wide_analysis.py": "the analysis kernels compiled for 8x8, 7 s",
     "tests/test_solve_progress.py": "the empty board solved on a pty, 30 s",
