@@ -28,6 +28,33 @@ def screen_text(app) -> str:
     return "\n".join("".join(seg.text for seg in strip) for strip in strips)
 
 
+def panel_text(app, title: str) -> str:
+    """The words inside the bordered panel titled ``title`` as drawn (its lines joined by
+    spaces: a wrapped line reads whole); "" when no such panel is on the screen."""
+    lines = screen_text(app).splitlines()
+    top = next((i for i, x in enumerate(lines) if f"─ {title} " in x), None)
+    if top is None:
+        return ""
+    left = lines[top].index(f"─ {title} ") - 1
+    right = lines[top].index("╮", left)
+    rows = []
+    for x in lines[top + 1:]:
+        if x[left] == "╰":
+            break
+        rows.append(x[left + 1:right].strip())
+    return " ".join(" ".join(rows).split())
+
+
+def fake_view(app, **fields) -> None:
+    """The app's engine view, made up from ``fields`` (an ``EngineView``'s): for pilots
+    whose subject is a panel's drawing of a given view, not the engine."""
+    from c4tui.app.bridge.engine_view import EngineState, EngineView
+
+    view = EngineView(EngineState.READY, app.settings, search_available=True,
+                      solver_available=True, **fields)
+    app.bridge.view = lambda pos: view
+
+
 async def wait_for(pilot, cond: Callable[[], object], timeout: float, what: str,
                    detail: Callable[[], str] | None = None) -> None:
     """Let the app run until ``cond()`` holds; AssertionError naming ``what`` after

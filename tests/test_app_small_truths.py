@@ -12,7 +12,16 @@ import dataclasses
 import pytest
 from c4tui.engine.board.position import Position
 from c4tui.engine.seam import Limits, SearchOptions, SearchState
-from pilot_util import LOAD_TIMEOUT, engine_ready, screen_text, sync, until, wait_for
+from pilot_util import (
+    LOAD_TIMEOUT,
+    engine_ready,
+    fake_view,
+    panel_text,
+    screen_text,
+    sync,
+    until,
+    wait_for,
+)
 from textual.app import App
 
 from c4tui.app import C4App, SearchSettings
@@ -99,30 +108,6 @@ async def test_enter_starts_the_play_dialog_from_every_field(keys, vary):
 
 
 # ------------------------------------------------------------------ the threat panel
-def _fake(app: C4App, **fields) -> None:
-    """The app's engine view, made up (no engine: the panels are the subject)."""
-    from c4tui.app.bridge.engine_view import EngineState, EngineView
-
-    view = EngineView(EngineState.READY, app.settings, search_available=True,
-                      solver_available=True, **fields)
-    app.bridge.view = lambda pos: view  # type: ignore[method-assign]
-
-
-def _panel_text(app: C4App, title: str) -> str:
-    """The words inside the bordered panel titled ``title`` on the screen (its lines
-    joined by spaces: a wrapped line reads whole)."""
-    lines = screen_text(app).splitlines()
-    top = next(i for i, x in enumerate(lines) if f"─ {title} " in x)
-    left = lines[top].index(f"─ {title} ") - 1
-    right = lines[top].index("╮", left)
-    rows = []
-    for x in lines[top + 1:]:
-        if x[left] == "╰":
-            break
-        rows.append(x[left + 1:right].strip())
-    return " ".join(" ".join(rows).split())
-
-
 @pytest.mark.parametrize("exact, says", [
     ("black", "exact differs: Black wins in 13"),  # the fill's draw, a proven loss
     ("draw", ""),  # agreeing: nothing more
@@ -143,12 +128,12 @@ async def test_the_threat_verdict_is_a_labelled_heuristic_never_the_result(exact
     value = {"black": lost, "draw": 0, None: None}[exact]
     entry = None if value is None else ExactEntry(ExactStatus.DONE, (value,) * 7)
     app = C4App(pos, engine=False)
-    _fake(app, exact=entry, verdict=ThreatVerdict(0, 0))
+    fake_view(app, exact=entry, verdict=ThreatVerdict(0, 0))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("t")
         await until(pilot, lambda: "heuristic, no new threats → draw"
-                    in _panel_text(app, "threats"), "the verdict")
-        shown = _panel_text(app, "threats")
+                    in panel_text(app, "threats"), "the verdict")
+        shown = panel_text(app, "threats")
         assert "heuristic, no new threats → draw: no four when the board fills" in shown
         assert "cancel out" not in shown
         assert ("exact differs" in shown) == bool(says) and says in shown, shown
@@ -182,7 +167,7 @@ async def test_the_status_line_keeps_its_end_at_80_columns(review, state):
     app = C4App(Position.from_moves("4444"), engine=False,
                 settings=SearchSettings(options=SearchOptions(use_book=False),
                                         limits=Limits(nodes=200_000_000)))
-    _fake(app, snapshot=_search(state, nodes=6_262_833, nps=2_500_000, elapsed=9.9))
+    fake_view(app, snapshot=_search(state, nodes=6_262_833, nps=2_500_000, elapsed=9.9))
     async with app.run_test(size=(80, 24)) as pilot:
         app.state_changed()
         app.query_one(StatusLine).review = review
@@ -200,7 +185,7 @@ async def test_every_moves_line_is_there_at_80x24():
     """Bug: multi-PV's "every move" showed 5 of 7 lines at 80x24, with no sign that 2
     were missing, and lost the cursor column's line."""
     app = C4App(Position.from_moves("4444"), engine=False)
-    _fake(app, snapshot=_search("done", lines=7))
+    fake_view(app, snapshot=_search("done", lines=7))
     async with app.run_test(size=(80, 24)) as pilot:
         app.state_changed()
         await pilot.pause()
@@ -218,17 +203,17 @@ async def test_the_log_keeps_its_numbers_beside_the_threats_at_80x24():
     80x24; its compact form keeps every number, and the last row's window, time and PV
     on a line of their own."""
     app = C4App(Position.from_moves("4444"), engine=False)
-    _fake(app, snapshot=_search("done"))
+    fake_view(app, snapshot=_search("done"))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("t")
         app.state_changed()
         await pilot.pause()
-        log = _panel_text(app, "search log")
+        log = panel_text(app, "search log")
         assert log.startswith("d re score nodes n/s hit fill "), log
         # iteration 11 re-searched after a fail low; 12 did not (made-up numbers)
         assert "11 0/1 -125 150k 1.0M 50% 6% 12 0/0 -100 380k 1.0M 50% 16%" in log, log
         assert "└ [-175,-75] 380ms c1 d5 d6 c2" in log, log
-        assert "heuristic, no new threats" in _panel_text(app, "threats")
+        assert "heuristic, no new threats" in panel_text(app, "threats")
 
 
 @sync
@@ -250,11 +235,11 @@ async def test_a_message_keeps_a_link_whole_at_80x24():
 async def test_every_moves_lines_follow_a_larger_terminal():
     """The rows the box gives the lines follow the terminal: at 120x40 all seven whole."""
     app = C4App(Position.from_moves("4444"), engine=False)
-    _fake(app, snapshot=_search("done", lines=7))
+    fake_view(app, snapshot=_search("done", lines=7))
     async with app.run_test(size=(80, 24)) as pilot:
         app.state_changed()
         await pilot.pause()
-        _fake(app, snapshot=_search("done", lines=7, nodes=2_000_000))  # an update, laid out
+        fake_view(app, snapshot=_search("done", lines=7, nodes=2_000_000))  # an update, laid out
         app.state_changed()
         await pilot.pause()
         assert "+4 more" in screen_text(app)

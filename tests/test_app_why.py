@@ -12,7 +12,7 @@ import pytest
 from c4tui.engine.board.geometry import HEIGHT, WIDTH
 from c4tui.engine.board.position import Position, parse_square
 from c4tui.engine.explain import explain
-from pilot_util import screen_text, sync, until
+from pilot_util import fake_view, panel_text, sync, until
 
 from c4tui.app import C4App
 from c4tui.app.widgets import BoardView
@@ -21,31 +21,6 @@ from c4tui.app.widgets.threat_panel import claim_contradicts, rule_letter
 pytestmark = pytest.mark.usefixtures("tmp_home")
 
 SIZES = [(80, 24), (120, 40)]
-
-
-def _fake(app: C4App, **fields) -> None:
-    """The app's engine view, made up (the explainer is pure Python: no engine needed)."""
-    from c4tui.app.bridge.engine_view import EngineState, EngineView
-
-    view = EngineView(EngineState.READY, app.settings, search_available=True,
-                      solver_available=True, **fields)
-    app.bridge.view = lambda pos: view  # type: ignore[method-assign]
-
-
-def _panel(app: C4App) -> str:
-    """The words in the threat panel as drawn (its lines joined by spaces)."""
-    lines = screen_text(app).splitlines()
-    top = next((i for i, x in enumerate(lines) if "─ threats " in x), None)
-    if top is None:
-        return ""
-    left = lines[top].index("─ threats ") - 1
-    right = lines[top].index("╮", left)
-    rows = []
-    for x in lines[top + 1:]:
-        if x[left] == "╰":
-            break
-        rows.append(x[left + 1:right].strip())
-    return " ".join(" ".join(rows).split())
 
 
 def _board_cells(app: C4App) -> dict[tuple[int, int], str]:
@@ -70,6 +45,10 @@ def _leaf_rules(moves: str):
     while leaf.children:
         leaf = leaf.children[0]
     return leaf.rules
+
+
+def _panel(app: C4App) -> str:
+    return panel_text(app, "threats")
 
 
 async def _why(pilot, app: C4App, says: str) -> None:
@@ -190,7 +169,7 @@ async def test_a_certificate_against_the_exact_value_is_not_shown():
     app = C4App(pos, engine=False)
     wins = Score(10, Band.EXACT)  # made up: White (to move) wins
     scores = tuple(10 if pos.can_play(c) else None for c in range(WIDTH))
-    _fake(app, exact=ExactEntry(ExactStatus.DONE, scores))
+    fake_view(app, exact=ExactEntry(ExactStatus.DONE, scores))
     assert app.bridge.view(pos).proven == wins
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
