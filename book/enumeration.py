@@ -121,8 +121,3 @@ def count_all_positions(max_ply: int) -> list[tuple[int, int]]:
                     nxt.add((cur ^ mask, mask | move))
         level, won = nxt, nwon
     return out
-
-
-def count_by_ply(max_ply: int) -> list[int]:
-    """Number of book positions for each disc count 0..max_ply."""
-    return [len(enumerate_positions(p)) for p in range(max_ply + 1)]
