@@ -44,6 +44,7 @@ from textual import messages
 from waiting import wait_until
 
 from c4tui.app import C4App
+from c4tui.app.messages import CursorMoved
 from c4tui.app.session.crash import crash_dir
 from c4tui.serve import app_argv, app_command, make_server
 from c4tui.serve.guards import (
@@ -622,17 +623,21 @@ class ClosedAtOnce(C4App):
 
     def on_mount(self) -> None:
         super().on_mount()
-        if self.how == "exit":
+        if self.how in ("exit", "cursor"):
             self.exit()
         else:
             self.post_message(messages.ExitApp())
+        if self.how == "cursor":  # the board's first cursor, as it mounts, comes after
+            self.screen_stack[0].post_message(CursorMoved(3))
 
 
-@pytest.mark.parametrize("how", ["exit", "quit"])
+@pytest.mark.parametrize("how", ["exit", "quit", "cursor"])
 @sync
 async def test_an_app_closed_before_its_first_frame_exits_quietly(how):
     """Bug (issue 33): ``NoMatches: No nodes match '#analysis-box'`` in the main screen's
-    on_mount, a crash file each time; now the app ends cleanly and writes none."""
+    on_mount, a crash file each time; now the app ends cleanly and writes none. The same
+    with the board's cursor message handled after the screen was pruned (``No nodes match
+    'AnalysisPanel'``, once in a clean clone's run of the served sessions' fuzz test)."""
     app = ClosedAtOnce(how)
     async with app.run_test(size=(80, 24)):
         pass  # (an exception in a handler would be raised here)
@@ -728,7 +733,9 @@ def test_the_workstation_plays_in_a_headless_browser(served, monkeypatch):
 
     with _chromium(monkeypatch) as driver:
         driver.get(served.start_url)  # the token comes with the first page
-        assert ">c4tui<" in driver.page_source  # textual-serve's page, named for the app
+        # textual-serve's page, named for the app (waited for: under load, a clean clone's
+        # run once read the document while it was still empty)
+        wait_until(lambda: ">c4tui<" in driver.page_source, PAGE_TIMEOUT, "the page")
         # the board: the app's first frames carry its column labels
         _wait_text(driver, FILES, 0, PAGE_TIMEOUT, "the board")
         assert "White" in _screen_text(driver)  # White to move on the empty board

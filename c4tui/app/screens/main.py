@@ -274,7 +274,10 @@ class MainScreen(Screen[None]):
 
     @on(CursorMoved)
     def _cursor_moved(self, event: CursorMoved) -> None:
-        self.query_one(AnalysisPanel).cursor = event.col  # its line, at once
+        # (the board's first cursor, posted as it mounts, can arrive as a session closed
+        # at once prunes the screen: no panel then, and no bug)
+        if not self._closing_before_first_frame(["AnalysisPanel"]):
+            self.query_one(AnalysisPanel).cursor = event.col  # its line, at once
 
     @on(PreviewRequested)
     def _preview_requested(self, event: PreviewRequested) -> None:
